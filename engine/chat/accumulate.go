@@ -1,0 +1,222 @@
+package chat
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/tidwall/gjson"
+)
+
+// accumulator builds a stored assistant message from deltas (SPEC §5):
+// text carriers concatenate, signatures and opaque blobs keep the latest
+// non-empty value, reasoning_details items merge by index, and tool calls
+// accumulate by index (a reused index with a new id opens a new call). A
+// whole response is fed as one delta, so whole and streamed capture of the
+// same response give the same message.
+type accumulator struct {
+	content     strings.Builder
+	contentRaw  json.RawMessage // a non-string content value (array), kept whole
+	rc, r       strings.Builder
+	details     []*detail
+	signature   string
+	opaque      string
+	rtext       strings.Builder
+	calls       []*callAcc
+	callByIndex map[int64]*callAcc
+}
+
+type detail struct {
+	index    int64
+	hasIndex bool
+	typ      string
+	keys     []string
+	values   map[string]json.RawMessage
+	text     map[string]*strings.Builder
+}
+
+type callAcc struct {
+	call  engine.ToolCall
+	args  strings.Builder
+	extra json.RawMessage
+}
+
+// concatenated reasoning_details string fields; every other string field
+// (signature, data, id, format) keeps its latest non-empty value.
+var detailTextFields = map[string]bool{"text": true, "summary": true}
+
+func (a *accumulator) feed(delta gjson.Result) {
+	if c := delta.Get("content"); c.Type == gjson.String {
+		a.content.WriteString(c.Str)
+	} else if c.IsArray() {
+		a.contentRaw = json.RawMessage(c.Raw)
+	}
+	if v := delta.Get("reasoning_content"); v.Type == gjson.String {
+		a.rc.WriteString(v.Str)
+	}
+	if v := delta.Get("reasoning"); v.Type == gjson.String {
+		a.r.WriteString(v.Str)
+	}
+	delta.Get("reasoning_details").ForEach(func(_, item gjson.Result) bool {
+		a.feedDetail(item)
+		return true
+	})
+	if s := engine.ThoughtSignatureOf(json.RawMessage(delta.Get("extra_content").Raw)); s != "" {
+		a.signature = s
+	}
+	if v := delta.Get("reasoning_opaque"); v.Type == gjson.String && v.Str != "" {
+		a.opaque = v.Str
+	}
+	if v := delta.Get("reasoning_text"); v.Type == gjson.String {
+		a.rtext.WriteString(v.Str)
+	}
+	delta.Get("tool_calls").ForEach(func(pos, tc gjson.Result) bool {
+		a.feedCall(pos.Int(), tc)
+		return true
+	})
+}
+
+func (a *accumulator) feedDetail(item gjson.Result) {
+	if !item.IsObject() {
+		return
+	}
+	idx := item.Get("index")
+	typ := item.Get("type").String()
+	var d *detail
+	if idx.Exists() {
+		for _, e := range a.details {
+			if e.hasIndex && e.index == idx.Int() && (e.typ == typ || typ == "" || e.typ == "") {
+				d = e
+				break
+			}
+		}
+	}
+	if d == nil {
+		d = &detail{index: idx.Int(), hasIndex: idx.Exists(), values: map[string]json.RawMessage{}, text: map[string]*strings.Builder{}}
+		a.details = append(a.details, d)
+	}
+	if d.typ == "" {
+		d.typ = typ
+	}
+	item.ForEach(func(k, v gjson.Result) bool {
+		key := k.Str
+		if _, seen := d.values[key]; !seen {
+			if _, seenText := d.text[key]; !seenText {
+				d.keys = append(d.keys, key)
+			}
+		}
+		switch {
+		case v.Type == gjson.String && detailTextFields[key]:
+			b := d.text[key]
+			if b == nil {
+				b = &strings.Builder{}
+				d.text[key] = b
+			}
+			b.WriteString(v.Str)
+		case v.Type == gjson.String && v.Str == "":
+			if _, ok := d.values[key]; !ok {
+				d.values[key] = json.RawMessage(v.Raw)
+			}
+		default:
+			d.values[key] = json.RawMessage(v.Raw)
+		}
+		return true
+	})
+}
+
+func (a *accumulator) feedCall(pos int64, tc gjson.Result) {
+	idx := pos
+	if i := tc.Get("index"); i.Exists() {
+		idx = i.Int()
+	}
+	id := tc.Get("id").String()
+	c := a.callByIndex[idx]
+	if c == nil || (id != "" && c.call.ID != "" && id != c.call.ID) {
+		c = &callAcc{}
+		if a.callByIndex == nil {
+			a.callByIndex = map[int64]*callAcc{}
+		}
+		a.callByIndex[idx] = c
+		a.calls = append(a.calls, c)
+	}
+	if id != "" {
+		c.call.ID = id
+	}
+	if t := tc.Get("type").String(); t != "" {
+		c.call.Type = t
+	}
+	f := tc.Get("function")
+	if n := f.Get("name").String(); n != "" {
+		c.call.Function.Name = n
+	}
+	if v := f.Get("arguments"); v.Type == gjson.String {
+		c.args.WriteString(v.Str)
+	}
+	if s := f.Get("thought_signature").String(); s != "" {
+		c.call.Function.ThoughtSignature = s
+	}
+	if e := tc.Get("extra_content"); e.Exists() && e.Type != gjson.Null {
+		c.extra = json.RawMessage(e.Raw)
+	}
+}
+
+// message returns the accumulated assistant message.
+func (a *accumulator) message() engine.Message {
+	m := engine.Message{Role: "assistant"}
+	for _, c := range a.calls {
+		tc := c.call
+		if tc.Type == "" {
+			tc.Type = "function"
+		}
+		tc.Function.Arguments = c.args.String()
+		tc.ExtraContent = c.extra
+		m.ToolCalls = append(m.ToolCalls, tc)
+	}
+	switch {
+	case a.contentRaw != nil:
+		m.Content = a.contentRaw
+	case a.content.Len() > 0:
+		m.Content = json.RawMessage(engine.AppendQuoted(nil, a.content.String()))
+	case len(m.ToolCalls) > 0:
+		m.Content = json.RawMessage("null")
+	default:
+		m.Content = json.RawMessage(`""`)
+	}
+	if a.rc.Len() > 0 {
+		m.ReasoningContent = engine.Str(a.rc.String())
+	}
+	rtext := a.rtext.String()
+	switch {
+	case a.r.Len() > 0:
+		m.Reasoning = engine.Str(a.r.String())
+	case rtext != "":
+		m.Reasoning = engine.Str(rtext)
+	}
+	for _, d := range a.details {
+		m.ReasoningDetails = append(m.ReasoningDetails, d.encode())
+	}
+	m.SetRecord(engine.NativeValues{ThoughtSignature: a.signature, ReasoningOpaque: a.opaque, ReasoningText: rtext})
+	return m
+}
+
+// encode writes a merged item with its keys sorted, so that the same item
+// merged from deltas or read whole has the same bytes.
+func (d *detail) encode() json.RawMessage {
+	keys := slices.Clone(d.keys)
+	slices.Sort(keys)
+	out := []byte{'{'}
+	for i, k := range keys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = engine.AppendQuoted(out, k)
+		out = append(out, ':')
+		if b, ok := d.text[k]; ok {
+			out = engine.AppendQuoted(out, b.String())
+		} else {
+			out = append(out, d.values[k]...)
+		}
+	}
+	return append(out, '}')
+}

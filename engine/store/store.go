@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	// The pure-Go SQLite driver, registered as "sqlite".
+	_ "modernc.org/sqlite"
+)
+
+// A Store is an open session store file. It is safe for concurrent use by
+// the goroutines of one process.
+type Store struct {
+	path string
+	db   *sql.DB
+}
+
+// Open opens the session store at path, creating the file and its schema
+// when they do not exist. The file uses SQLite's default rollback journal
+// (no WAL), so a store is a single file.
+func Open(path string) (*Store, error) {
+	if strings.TrimSpace(path) == "" {
+		return nil, errors.New("store: open: empty path")
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	// One connection serialises every operation of the process: a
+	// transaction's read and write cannot interleave with another's, and
+	// SQLite never answers "database is locked" to our own goroutines.
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	if err := migrate(context.Background(), db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return &Store{path: path, db: db}, nil
+}
+
+// dsn builds a file: URI for path, so that any character of the path is
+// taken literally, with the pragmas every connection needs: foreign keys
+// on, and a busy timeout for a second Store on the same file.
+func dsn(path string) string {
+	u := url.URL{Path: path}
+	return "file:" + u.EscapedPath() + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)"
+}
+
+// Path returns the file the store was opened from.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the file. Resuming a session is closing the store and
+// opening the file again.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("store: close %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// inTx runs fn in a transaction, committing when it returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}

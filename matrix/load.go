@@ -1,0 +1,485 @@
+package matrix
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"go.yaml.in/yaml/v3"
+)
+
+// A File is a loaded matrix.yaml.
+type File struct {
+	// Path is the file the table was loaded from.
+	Path string
+	// Table is the route table the engine decides with.
+	Table engine.Table
+	// Targets are the endpoints the table is checked against, in file order.
+	Targets []Target
+	// KnownFailures are the cells declared as failing, with their reasons.
+	KnownFailures []KnownFailure
+}
+
+// A Target is one concrete endpoint: an id, a route and the provider
+// profile that describes it.
+type Target struct {
+	ID      string
+	Route   engine.Route
+	Profile string
+	// Line is the line of the target in matrix.yaml.
+	Line int
+}
+
+// A KnownFailure declares that a cell is expected to fail, and why. A
+// known failure is still run; it fails the build if it starts passing.
+type KnownFailure struct {
+	Target   string
+	Scenario string
+	Reason   string
+	Line     int
+}
+
+// Target returns the target with the given id.
+func (f *File) Target(id string) (Target, bool) {
+	for _, t := range f.Targets {
+		if t.ID == id {
+			return t, true
+		}
+	}
+	return Target{}, false
+}
+
+// KnownFailure returns the known-failure declaration of a cell, if any.
+func (f *File) KnownFailure(target, scenario string) (KnownFailure, bool) {
+	for _, k := range f.KnownFailures {
+		if k.Target == target && k.Scenario == scenario {
+			return k, true
+		}
+	}
+	return KnownFailure{}, false
+}
+
+// Load reads and validates a matrix.yaml file.
+func Load(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("matrix: %w", err)
+	}
+	return Parse(path, b)
+}
+
+var (
+	kebab      = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	hostSyntax = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$`)
+)
+
+// Parse validates a matrix.yaml document; name is used in error positions.
+func Parse(name string, b []byte) (*File, error) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%s: empty document", name)
+	}
+	w := walker{file: name}
+	top, err := w.mapping(doc.Content[0], "matrix", topKeys...)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Path: name}
+	for _, step := range []func(walker, map[string]*yaml.Node, *File) error{
+		loadEcho, loadRows, loadLocal, loadDefault, loadFlags, loadNativeFields, loadDialects, loadTargets, loadKnownFailures,
+	} {
+		if err := step(w, top, f); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+var topKeys = []string{"version", "echo_families", "carrier_routes", "local_endpoint", "default_carriers",
+	"flags", "native_fields", "anthropic", "bedrock_converse", "targets", "known_failures"}
+
+func (w walker) carriers(n *yaml.Node, what string) (engine.CarrierSet, error) {
+	names, err := w.strings(n, what)
+	if err != nil {
+		return 0, err
+	}
+	var s engine.CarrierSet
+	items, _ := w.sequence(n, what)
+	for i, name := range names {
+		c, err := engine.ParseCarrier(name)
+		if err != nil || string(c) != name {
+			return 0, w.errf(items[i], "%s: unknown carrier %q (want reasoning_content, reasoning or reasoning_details)", what, name)
+		}
+		s = s.With(c)
+	}
+	return s, nil
+}
+
+func (w walker) hosts(n *yaml.Node, what string) ([]string, error) {
+	hs, err := w.strings(n, what)
+	if err != nil {
+		return nil, err
+	}
+	items, _ := w.sequence(n, what)
+	for i, h := range hs {
+		if !hostSyntax.MatchString(h) {
+			return nil, w.errf(items[i], "%s: bad host %q (want a lower-case hostname without scheme, port or path)", what, h)
+		}
+	}
+	return hs, nil
+}
+
+func (w walker) lowerList(n *yaml.Node, what string) ([]string, error) {
+	vs, err := w.strings(n, what)
+	if err != nil {
+		return nil, err
+	}
+	items, _ := w.sequence(n, what)
+	for i, v := range vs {
+		if v != strings.ToLower(strings.TrimSpace(v)) {
+			return nil, w.errf(items[i], "%s: %q must be lower-case and trimmed (matching is case-insensitive)", what, v)
+		}
+	}
+	return vs, nil
+}
+
+func loadEcho(w walker, top map[string]*yaml.Node, f *File) error {
+	items, err := w.sequence(top["echo_families"], "echo_families")
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, it := range items {
+		m, err := w.mapping(it, "echo family", "name", "providers_raw", "providers", "models", "hosts")
+		if err != nil {
+			return err
+		}
+		var fam engine.EchoFamily
+		if fam.Name, err = w.str(m["name"], "echo family name"); err != nil {
+			return err
+		}
+		if !kebab.MatchString(fam.Name) {
+			return w.errf(it, "echo family: name %q must be kebab-case", fam.Name)
+		}
+		if seen[fam.Name] {
+			return w.errf(m["name"], "echo family: duplicate name %q", fam.Name)
+		}
+		seen[fam.Name] = true
+		if fam.ProvidersRaw, err = w.strings(m["providers_raw"], "echo family "+fam.Name+" providers_raw"); err != nil {
+			return err
+		}
+		if fam.Providers, err = w.lowerList(m["providers"], "echo family "+fam.Name+" providers"); err != nil {
+			return err
+		}
+		if fam.ModelSubstrings, err = w.lowerList(m["models"], "echo family "+fam.Name+" models"); err != nil {
+			return err
+		}
+		if fam.Hosts, err = w.hosts(m["hosts"], "echo family "+fam.Name+" hosts"); err != nil {
+			return err
+		}
+		if len(fam.ProvidersRaw)+len(fam.Providers)+len(fam.ModelSubstrings)+len(fam.Hosts) == 0 {
+			return w.errf(it, "echo family %s: empty match (give providers, models or hosts)", fam.Name)
+		}
+		f.Table.EchoFamilies = append(f.Table.EchoFamilies, fam)
+	}
+	return nil
+}
+
+func loadRows(w walker, top map[string]*yaml.Node, f *File) error {
+	items, err := w.sequence(top["carrier_routes"], "carrier_routes")
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{"default": true, "default-local": true, "native": true}
+	for _, it := range items {
+		m, err := w.mapping(it, "carrier route", "id", "carriers", "providers", "hosts", "note")
+		if err != nil {
+			return err
+		}
+		var row engine.CarrierRow
+		if row.ID, err = w.str(m["id"], "carrier route id"); err != nil {
+			return err
+		}
+		if !kebab.MatchString(row.ID) {
+			return w.errf(it, "carrier route: id %q must be kebab-case", row.ID)
+		}
+		if seen[row.ID] {
+			return w.errf(m["id"], "carrier route: duplicate or reserved id %q", row.ID)
+		}
+		seen[row.ID] = true
+		if m["carriers"] == nil {
+			return w.errf(it, "carrier route %s: missing carriers (use [] for none)", row.ID)
+		}
+		if row.Carriers, err = w.carriers(m["carriers"], "carrier route "+row.ID+" carriers"); err != nil {
+			return err
+		}
+		if row.Providers, err = w.lowerList(m["providers"], "carrier route "+row.ID+" providers"); err != nil {
+			return err
+		}
+		if row.Hosts, err = w.hosts(m["hosts"], "carrier route "+row.ID+" hosts"); err != nil {
+			return err
+		}
+		if len(row.Providers)+len(row.Hosts) == 0 {
+			return w.errf(it, "carrier route %s: empty match (give providers or hosts)", row.ID)
+		}
+		f.Table.Rows = append(f.Table.Rows, row)
+	}
+	return nil
+}
+
+func loadLocal(w walker, top map[string]*yaml.Node, f *File) error {
+	n := top["local_endpoint"]
+	if n == nil {
+		return nil
+	}
+	m, err := w.mapping(n, "local_endpoint", "carriers", "hostnames", "suffixes", "private_addresses")
+	if err != nil {
+		return err
+	}
+	l := &f.Table.Local
+	if l.Carriers, err = w.carriers(m["carriers"], "local_endpoint carriers"); err != nil {
+		return err
+	}
+	if l.Hostnames, err = w.hosts(m["hostnames"], "local_endpoint hostnames"); err != nil {
+		return err
+	}
+	if l.Suffixes, err = w.lowerList(m["suffixes"], "local_endpoint suffixes"); err != nil {
+		return err
+	}
+	items, _ := w.sequence(m["suffixes"], "")
+	for i, s := range l.Suffixes {
+		if !strings.HasPrefix(s, ".") || !hostSyntax.MatchString(s[1:]) {
+			return w.errf(items[i], "local_endpoint suffixes: %q must look like .local", s)
+		}
+	}
+	l.PrivateAddresses, err = w.boolean(m["private_addresses"], "local_endpoint private_addresses")
+	return err
+}
+
+func loadDefault(w walker, top map[string]*yaml.Node, f *File) error {
+	if top["default_carriers"] == nil {
+		return w.errf(nil, "missing default_carriers")
+	}
+	var err error
+	f.Table.Default, err = w.carriers(top["default_carriers"], "default_carriers")
+	return err
+}
+
+// match reads the providers/hosts/models keys of m.
+func (w walker) match(m map[string]*yaml.Node, what string) (engine.Match, error) {
+	var mt engine.Match
+	var err error
+	if mt.Providers, err = w.lowerList(m["providers"], what+" providers"); err != nil {
+		return mt, err
+	}
+	if mt.Hosts, err = w.hosts(m["hosts"], what+" hosts"); err != nil {
+		return mt, err
+	}
+	if mt.Models, err = w.lowerList(m["models"], what+" models"); err != nil {
+		return mt, err
+	}
+	return mt, nil
+}
+
+// reservedRequestKeys are top-level request keys a flag may not set.
+var reservedRequestKeys = []string{"model", "messages", "tools", "stream", "contents", "system"}
+
+var flagPath = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+
+func loadFlags(w walker, top map[string]*yaml.Node, f *File) error {
+	items, err := w.sequence(top["flags"], "flags")
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, it := range items {
+		m, err := w.mapping(it, "flag", "id", "providers", "hosts", "models", "set", "source")
+		if err != nil {
+			return err
+		}
+		var fr engine.FlagRule
+		if fr.ID, err = w.str(m["id"], "flag id"); err != nil {
+			return err
+		}
+		if !kebab.MatchString(fr.ID) || seen[fr.ID] {
+			return w.errf(it, "flag: id %q must be kebab-case and unique", fr.ID)
+		}
+		seen[fr.ID] = true
+		if fr.Match, err = w.match(m, "flag "+fr.ID); err != nil {
+			return err
+		}
+		if len(fr.Match.Providers)+len(fr.Match.Hosts)+len(fr.Match.Models) == 0 {
+			return w.errf(it, "flag %s: empty match (give providers, hosts or models)", fr.ID)
+		}
+		if src, _ := w.str(m["source"], "flag source"); strings.TrimSpace(src) == "" {
+			return w.errf(it, "flag %s: missing source", fr.ID)
+		}
+		sets, err := w.sequence(m["set"], "flag "+fr.ID+" set")
+		if err != nil {
+			return err
+		}
+		if len(sets) == 0 {
+			return w.errf(it, "flag %s: nothing to set", fr.ID)
+		}
+		for _, s := range sets {
+			sm, err := w.mapping(s, "flag "+fr.ID+" setting", "path", "value")
+			if err != nil {
+				return err
+			}
+			path, err := w.str(sm["path"], "flag setting path")
+			if err != nil {
+				return err
+			}
+			if !flagPath.MatchString(path) {
+				return w.errf(s, "flag %s: bad path %q (want dot-separated keys)", fr.ID, path)
+			}
+			head, _, _ := strings.Cut(path, ".")
+			for _, r := range reservedRequestKeys {
+				if head == r {
+					return w.errf(s, "flag %s: path %q would overwrite the request's %s", fr.ID, path, r)
+				}
+			}
+			if sm["value"] == nil {
+				return w.errf(s, "flag %s: setting %s has no value", fr.ID, path)
+			}
+			var v any
+			if err := sm["value"].Decode(&v); err != nil {
+				return w.errf(sm["value"], "flag %s: %v", fr.ID, err)
+			}
+			raw, err := json.Marshal(v)
+			if err != nil {
+				return w.errf(sm["value"], "flag %s: value is not JSON-representable: %v", fr.ID, err)
+			}
+			fr.Set = append(fr.Set, engine.FlagSetting{Path: path, Value: raw})
+		}
+		f.Table.Flags = append(f.Table.Flags, fr)
+	}
+	return nil
+}
+
+func loadNativeFields(w walker, top map[string]*yaml.Node, f *File) error {
+	items, err := w.sequence(top["native_fields"], "native_fields")
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		m, err := w.mapping(it, "native field rule", "field", "providers", "hosts", "models")
+		if err != nil {
+			return err
+		}
+		var r engine.NativeFieldRule
+		if r.Field, err = w.str(m["field"], "native field"); err != nil {
+			return err
+		}
+		if r.Field != engine.NativeGemini && r.Field != engine.NativeCopilot {
+			return w.errf(it, "native field rule: unknown field %q (want %s or %s)", r.Field, engine.NativeGemini, engine.NativeCopilot)
+		}
+		if r.Match, err = w.match(m, "native field "+r.Field); err != nil {
+			return err
+		}
+		if len(r.Match.Providers)+len(r.Match.Hosts)+len(r.Match.Models) == 0 {
+			return w.errf(it, "native field rule %s: empty match", r.Field)
+		}
+		f.Table.NativeFields = append(f.Table.NativeFields, r)
+	}
+	return nil
+}
+
+func loadTargets(w walker, top map[string]*yaml.Node, f *File) error {
+	items, err := w.sequence(top["targets"], "targets")
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, it := range items {
+		m, err := w.mapping(it, "target", "id", "api_mode", "provider", "base_url", "model", "profile", "echo_opt_in", "note")
+		if err != nil {
+			return err
+		}
+		t := Target{Line: it.Line}
+		if t.ID, err = w.str(m["id"], "target id"); err != nil {
+			return err
+		}
+		if !kebab.MatchString(t.ID) {
+			return w.errf(it, "target: id %q must be kebab-case", t.ID)
+		}
+		if seen[t.ID] {
+			return w.errf(m["id"], "target: duplicate id %q", t.ID)
+		}
+		seen[t.ID] = true
+		mode, err := w.str(m["api_mode"], "target api_mode")
+		if err != nil {
+			return err
+		}
+		am, ok := engine.ParseAPIMode(mode)
+		if !ok {
+			return w.errf(m["api_mode"], "target %s: unknown api_mode %q", t.ID, mode)
+		}
+		t.Route.APIMode = am
+		if t.Route.Provider, err = w.str(m["provider"], "target provider"); err != nil {
+			return err
+		}
+		if t.Route.BaseURL, err = w.str(m["base_url"], "target base_url"); err != nil {
+			return err
+		}
+		if u, perr := url.Parse(t.Route.BaseURL); perr != nil || u.Scheme == "" || u.Host == "" {
+			return w.errf(m["base_url"], "target %s: base_url %q must be an absolute URL", t.ID, t.Route.BaseURL)
+		}
+		if t.Route.Model, err = w.str(m["model"], "target model"); err != nil {
+			return err
+		}
+		if t.Profile, err = w.str(m["profile"], "target profile"); err != nil {
+			return err
+		}
+		if t.Route.EchoOptIn, err = w.boolean(m["echo_opt_in"], "target echo_opt_in"); err != nil {
+			return err
+		}
+		for key, v := range map[string]string{"provider": t.Route.Provider, "model": t.Route.Model, "profile": t.Profile} {
+			if strings.TrimSpace(v) == "" {
+				return w.errf(it, "target %s: missing %s", t.ID, key)
+			}
+		}
+		f.Targets = append(f.Targets, t)
+	}
+	return nil
+}
+
+func loadKnownFailures(w walker, top map[string]*yaml.Node, f *File) error {
+	items, err := w.sequence(top["known_failures"], "known_failures")
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		m, err := w.mapping(it, "known failure", "target", "scenario", "reason")
+		if err != nil {
+			return err
+		}
+		k := KnownFailure{Line: it.Line}
+		k.Target, _ = w.str(m["target"], "known failure target")
+		k.Scenario, _ = w.str(m["scenario"], "known failure scenario")
+		k.Reason, _ = w.str(m["reason"], "known failure reason")
+		if _, ok := f.Target(k.Target); !ok {
+			return w.errf(it, "known failure: unknown target %q", k.Target)
+		}
+		if !IsScenario(k.Scenario) {
+			return w.errf(it, "known failure: unknown scenario %q (want one of %s)", k.Scenario, strings.Join(Scenarios, ", "))
+		}
+		if strings.TrimSpace(k.Reason) == "" {
+			return w.errf(it, "known failure %s/%s: a reason is required", k.Target, k.Scenario)
+		}
+		if _, dup := f.KnownFailure(k.Target, k.Scenario); dup {
+			return w.errf(it, "known failure %s/%s: declared twice", k.Target, k.Scenario)
+		}
+		f.KnownFailures = append(f.KnownFailures, k)
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+package providers
+
+// A Profile is one provider's documented behaviour towards reasoning replay:
+// what its responses carry, which assistant-message keys it reads or refuses,
+// which request flags it honours, and how it signs what it emits. Profiles are
+// written from public provider facts (research/provider-facts.md); they are
+// never derived from matrix.yaml, so they stay an independent truth the route
+// table is checked against.
+//
+// A profile is the data behind the loopback simulator (`replaycheck serve`)
+// and therefore behind every simulated cassette.
+type Profile struct {
+	// Name is the profile's id and its file stem (providers/<name>.yaml).
+	Name string `yaml:"name"`
+	// Version increases whenever a rule changes; simulated cassettes record
+	// the name and version they were generated from.
+	Version int `yaml:"version"`
+	// Title is a human name ("DeepSeek chat completions").
+	Title string `yaml:"title"`
+	// APIMode is the wire dialect: chat, anthropic, bedrock-converse or gemini.
+	APIMode string `yaml:"api_mode"`
+	// Hosts are the public hosts the profile describes.
+	Hosts []string `yaml:"hosts"`
+	// Confidence is confirmed, partial or unconfirmed for the profile as a
+	// whole; ConfidenceNote says why when it is not confirmed.
+	Confidence     string `yaml:"confidence"`
+	ConfidenceNote string `yaml:"confidence_note,omitempty"`
+	// Sources lists the public sources the profile was written from.
+	Sources []string `yaml:"sources"`
+
+	// Emits describes where reasoning sits in this provider's responses.
+	Emits Emits `yaml:"emits"`
+	// Reads lists the assistant-message carriers the provider accepts and
+	// feeds back to the model on replay (reasoning_content, reasoning,
+	// reasoning_details, reasoning_text, reasoning_opaque, extra_content,
+	// thinking, redacted_thinking, reasoningContent, thoughtSignature).
+	// A key that is neither read nor refused by a rule is accepted and ignored.
+	Reads []string `yaml:"reads"`
+	// Rules are the refusals the provider is documented to make, in the
+	// order the simulator checks them; the first rule that fires answers.
+	Rules []Rule `yaml:"rules"`
+	// Flags are request flags the provider honours.
+	Flags []Flag `yaml:"flags,omitempty"`
+	// Signing says how the provider signs or encrypts the reasoning it emits;
+	// nil for providers whose reasoning is plain text.
+	Signing *Signing `yaml:"signing,omitempty"`
+}
+
+// Emits describes the reasoning carriers of a response, whole and streamed.
+type Emits struct {
+	// Fields are the response fields that carry reasoning, named as on the
+	// wire (reasoning_content, reasoning, reasoning_details, reasoning_text,
+	// reasoning_opaque, extra_content, thinking, redacted_thinking,
+	// reasoningContent, thoughtSignature).
+	Fields []string `yaml:"fields"`
+	// DetailsFormat is the format tag of emitted reasoning_details items
+	// (anthropic-claude-v1, openai-responses-v1, MiniMax-response-v1…).
+	DetailsFormat string `yaml:"details_format,omitempty"`
+	// Stream is the streaming framing: sse, aws-eventstream or none.
+	Stream string `yaml:"stream"`
+	// Source cites where the response shape is documented or observed.
+	Source string `yaml:"source"`
+}
+
+// A Rule is one documented refusal: when its condition holds for a request,
+// the provider answers Status with Body.
+type Rule struct {
+	// ID names the rule within the profile (kebab-case).
+	ID string `yaml:"id"`
+	// When is the condition under which the provider refuses.
+	When Condition `yaml:"when"`
+	// Status is the HTTP status of the refusal (400, 422…).
+	Status int `yaml:"status"`
+	// ContentType of the refusal body; application/json when empty.
+	ContentType string `yaml:"content_type,omitempty"`
+	// Body is the provider's error body, verbatim as observed, except for
+	// the placeholders {index} (0-based message index), {field} (the key in
+	// play), {path} (the JSON path of the offending value) and {request_id}.
+	Body string `yaml:"body"`
+	// StreamFraming is "sse" when the provider frames this error as an SSE
+	// data line on streaming requests (MiMo does), else empty.
+	StreamFraming string `yaml:"stream_framing,omitempty"`
+	// Source cites the public report or document the body was taken from.
+	Source string `yaml:"source"`
+	// Confidence is confirmed when Source shows this exact behaviour, and
+	// unconfirmed when the rule is an assumption (Note says which).
+	Confidence string `yaml:"confidence"`
+	// Note explains assumptions and wording drift.
+	Note string `yaml:"note,omitempty"`
+}
+
+// A Condition is a predicate over a request, from a fixed vocabulary the
+// simulator implements. Kind is one of the Condition* constants.
+type Condition struct {
+	Kind string `yaml:"kind"`
+	// Field is the key the condition is about (a carrier, a top-level
+	// request key, or a signed field such as thinking.signature).
+	Field string `yaml:"field,omitempty"`
+	// BlankIsMissing makes "" (and, when WhitespaceIsMissing, " ") count as
+	// a missing value for ConditionToolTurnFieldMissing.
+	BlankIsMissing      bool `yaml:"blank_is_missing,omitempty"`
+	WhitespaceIsMissing bool `yaml:"whitespace_is_missing,omitempty"`
+	// Models restricts the condition to models whose lower-cased id
+	// contains one of these substrings; empty means every model.
+	Models []string `yaml:"models,omitempty"`
+	// ExceptModels exempts models whose lower-cased id contains one of
+	// these substrings, checked after Models (Groq refuses an assistant
+	// `reasoning` key except on gpt-oss models). [Condition.AppliesTo]
+	// applies both lists.
+	ExceptModels []string `yaml:"except_models,omitempty"`
+}
+
+// Condition kinds.
+const (
+	// ConditionAssistantFieldPresent: some assistant message carries Field
+	// (any value). Strict schemas refuse unknown keys this way.
+	ConditionAssistantFieldPresent = "assistant_field_present"
+	// ConditionToolTurnFieldMissing: some assistant message with tool calls
+	// lacks Field (or holds a blank value, per BlankIsMissing).
+	ConditionToolTurnFieldMissing = "tool_turn_field_missing"
+	// ConditionTopLevelFieldPresent: the request body carries top-level Field.
+	ConditionTopLevelFieldPresent = "top_level_field_present"
+	// ConditionSignatureInvalid: a signed carrier (Field) is present but its
+	// signature does not verify: tampered, or issued by another provider.
+	ConditionSignatureInvalid = "signature_invalid"
+	// ConditionSignatureMissing: a carrier that must be signed (Field) is
+	// replayed without its signature, or a current-turn function call lacks
+	// its thought signature.
+	ConditionSignatureMissing = "signature_missing"
+	// ConditionSealedBlobForeign: a replayed encrypted/redacted blob was
+	// sealed for another region or model.
+	ConditionSealedBlobForeign = "sealed_blob_foreign"
+)
+
+// A Flag is a request flag the provider honours.
+type Flag struct {
+	// Path is the request-body path (dot separated, as in sjson).
+	Path string `yaml:"path"`
+	// Value is the value that turns the behaviour on.
+	Value any `yaml:"value"`
+	// Models restricts the flag to models whose lower-cased id contains
+	// one of these substrings; empty means every model.
+	Models []string `yaml:"models,omitempty"`
+	// Effect says what the flag does; "keeps-prior-reasoning" means prior
+	// turns' reasoning is read only when the flag is set.
+	Effect string `yaml:"effect"`
+	// Source cites the documentation of the flag.
+	Source string `yaml:"source"`
+}
+
+// Signing describes how a provider protects the reasoning it emits.
+type Signing struct {
+	// Scheme is thinking-signature (Anthropic-style signed blocks),
+	// redacted-data, thought-signature (Gemini), reasoning-opaque (Copilot)
+	// or encrypted-details (reasoning.encrypted items).
+	Scheme string `yaml:"scheme"`
+	// Fields are the signed or encrypted fields, named as on the wire.
+	Fields []string `yaml:"fields"`
+	// Source cites the documentation of the scheme.
+	Source string `yaml:"source"`
+}

@@ -1,0 +1,117 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+)
+
+//go:embed html.tmpl
+var htmlSource string
+
+// htmlPage is parsed once; html/template escapes every value by context.
+var htmlPage = template.Must(template.New("matrix.html").Parse(htmlSource))
+
+// htmlData is what html.tmpl renders.
+type htmlData struct {
+	Shape     string // "3 targets × 4 scenarios"
+	Counts    []htmlCount
+	Scenarios []string
+	Rows      []htmlRow
+	Details   []htmlCell
+}
+
+// htmlCount is one status in the counts bar and the legend.
+type htmlCount struct {
+	Status  Status
+	Label   string
+	Meaning string
+	Class   string
+	N       int
+}
+
+// htmlRow is one target's line of the grid.
+type htmlRow struct {
+	Target string
+	Cells  []htmlCell
+}
+
+// htmlCell is a cell with what the page shows of it.
+type htmlCell struct {
+	Cell
+	Label     string // "FAIL"
+	Marker    string // "rec", "sim" or ""
+	Class     string // CSS class suffix: the status with "/" removed
+	Linked    bool   // the grid cell links to its details entry
+	HasFields bool   // the details entry has expected, actual, provider error or cassette
+}
+
+// WriteHTML writes m as one self-contained page (matrix.html): inline CSS only, no scripts, no
+// fonts, images or links to other hosts, so it renders offline. It shows the summary and counts,
+// a legend, the colour-coded grid (one <td> per target × scenario carrying data-target,
+// data-scenario and data-status, with the provenance marked per cell) and a details section.
+// Every cell that is neither pass nor n/a, and every n/a cell with a detail, links to its entry
+// (id "detail-<target>-<scenario>") giving detail, expected, actual, the provider's recorded
+// error (in <pre>) and the cassette path. The markup is well-formed XML apart from the doctype.
+func WriteHTML(w io.Writer, m *Matrix) error {
+	rows, err := m.grid()
+	if err != nil {
+		return err
+	}
+	data := htmlData{
+		Shape:     m.shape(),
+		Scenarios: m.Scenarios,
+		Rows:      make([]htmlRow, 0, len(rows)),
+	}
+	counts := m.Counts()
+	for _, s := range Statuses() {
+		data.Counts = append(data.Counts, htmlCount{
+			Status: s, Label: s.Label(), Meaning: s.Meaning(), Class: statusClass(s), N: counts[s],
+		})
+	}
+	for i, row := range rows {
+		r := htmlRow{Target: m.Targets[i], Cells: make([]htmlCell, 0, len(row))}
+		for _, c := range row {
+			hc := newHTMLCell(c)
+			r.Cells = append(r.Cells, hc)
+			if hc.Linked {
+				data.Details = append(data.Details, hc)
+			}
+		}
+		data.Rows = append(data.Rows, r)
+	}
+	var b bytes.Buffer
+	if err := htmlPage.Execute(&b, data); err != nil {
+		return fmt.Errorf("render matrix html: %w", err)
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write matrix html: %w", err)
+	}
+	return nil
+}
+
+// newHTMLCell prepares a cell for the page: text fields with line ends normalised and the
+// detail as one paragraph.
+func newHTMLCell(c Cell) htmlCell {
+	c.Detail = paragraph(c.Detail)
+	c.Expected = lines(c.Expected)
+	c.Actual = lines(c.Actual)
+	c.ProviderError = lines(c.ProviderError)
+	c.Cassette = strings.TrimSpace(c.Cassette)
+	return htmlCell{
+		Cell:      c,
+		Label:     c.Status.Label(),
+		Marker:    provenanceMarker(c.Provenance),
+		Class:     statusClass(c.Status),
+		Linked:    c.hasDetail(true),
+		HasFields: c.Expected != "" || c.Actual != "" || c.ProviderError != "" || c.Cassette != "",
+	}
+}
+
+// statusClass returns the CSS class suffix of a status: "n/a" becomes "na".
+func statusClass(s Status) string {
+	return strings.ReplaceAll(string(s), "/", "")
+}

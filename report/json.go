@@ -1,0 +1,38 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// WriteJSON writes m as matrix.json: the object {"targets", "scenarios", "cells"} indented by
+// two spaces, cells in target × scenario order, empty lists as [] (never null), optional cell
+// fields omitted when empty, and <, > and & left unescaped so provider errors stay readable.
+// [ReadJSON] reads it back.
+func WriteJSON(w io.Writer, m *Matrix) error {
+	rows, err := m.grid()
+	if err != nil {
+		return err
+	}
+	out := Matrix{
+		Targets:   append([]string{}, m.Targets...),
+		Scenarios: append([]string{}, m.Scenarios...),
+		Cells:     make([]Cell, 0, len(m.Cells)),
+	}
+	for _, row := range rows {
+		out.Cells = append(out.Cells, row...)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("encode matrix json: %w", err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("write matrix json: %w", err)
+	}
+	return nil
+}

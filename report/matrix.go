@@ -1,0 +1,144 @@
+package report
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Matrix is the route-by-route result: targets × scenarios.
+type Matrix struct {
+	Targets   []string `json:"targets"`   // target ids, in matrix.yaml order
+	Scenarios []string `json:"scenarios"` // scenario names, canonical order
+	Cells     []Cell   `json:"cells"`     // sorted by target order, then scenario order
+}
+
+// Cell is the outcome of one scenario against one target.
+type Cell struct {
+	Target        string `json:"target"`
+	Scenario      string `json:"scenario"`
+	Status        Status `json:"status"`                   // pass | fail | unverified | n/a | known-fail | advisory
+	Provenance    string `json:"provenance"`               // simulated | recorded | "" when n/a
+	Detail        string `json:"detail"`                   // one paragraph: why this status
+	Expected      string `json:"expected,omitempty"`       // for non-pass cells
+	Actual        string `json:"actual,omitempty"`         // what the provider or the engine did
+	ProviderError string `json:"provider_error,omitempty"` // the provider's recorded error body
+	Cassette      string `json:"cassette,omitempty"`       // cassettes/<target>/<scenario>.yaml
+}
+
+// Status is the outcome of a cell; see the package documentation for what each value means.
+type Status string
+
+// The six cell statuses.
+const (
+	// StatusPass means the provider accepted the request and the scenario's assertions hold.
+	StatusPass Status = "pass"
+	// StatusFail means the provider refused the request, or an invariant broke.
+	StatusFail Status = "fail"
+	// StatusUnverified means no recorded interaction matches this exact request.
+	StatusUnverified Status = "unverified"
+	// StatusNA means the scenario does not apply to the target.
+	StatusNA Status = "n/a"
+	// StatusKnownFail means the cell is declared failing in matrix.yaml with a reason.
+	StatusKnownFail Status = "known-fail"
+	// StatusAdvisory means the request was accepted, but the table sends less than the provider
+	// is recorded to accept.
+	StatusAdvisory Status = "advisory"
+)
+
+// The two cassette provenances a judged cell can carry.
+const (
+	// ProvenanceSimulated marks a cassette generated from a provider profile.
+	ProvenanceSimulated = "simulated"
+	// ProvenanceRecorded marks a cassette recorded from the live provider.
+	ProvenanceRecorded = "recorded"
+)
+
+// Statuses returns the six statuses in the order reports list them.
+func Statuses() []Status {
+	return []Status{StatusPass, StatusFail, StatusUnverified, StatusNA, StatusKnownFail, StatusAdvisory}
+}
+
+// Valid reports whether s is one of the six statuses.
+func (s Status) Valid() bool {
+	return slices.Contains(Statuses(), s)
+}
+
+// Anchor returns the fragment id of the cell's detail entry, "detail-<target>-<scenario>",
+// used by the Markdown and HTML renderers to link a grid cell to its detail.
+func (c Cell) Anchor() string {
+	return "detail-" + c.Target + "-" + c.Scenario
+}
+
+// ID returns the cell's "<target>/<scenario>" id, the prefix of its spec ids.
+func (c Cell) ID() string {
+	return c.Target + "/" + c.Scenario
+}
+
+// Sort orders m.Targets by targetOrder, m.Scenarios by scenarioOrder, and m.Cells by target,
+// then scenario, in those orders. Ids missing from an order sort after the listed ones, by
+// name; the sort is stable, so duplicate cells keep their relative order.
+func (m *Matrix) Sort(targetOrder, scenarioOrder []string) {
+	byTarget, byScenario := rank(targetOrder), rank(scenarioOrder)
+	slices.SortStableFunc(m.Targets, byTarget.compare)
+	slices.SortStableFunc(m.Scenarios, byScenario.compare)
+	slices.SortStableFunc(m.Cells, func(a, b Cell) int {
+		return cmp.Or(byTarget.compare(a.Target, b.Target), byScenario.compare(a.Scenario, b.Scenario))
+	})
+}
+
+// Cell returns the cell for target × scenario, and whether there is one.
+func (m *Matrix) Cell(target, scenario string) (Cell, bool) {
+	for _, c := range m.Cells {
+		if c.Target == target && c.Scenario == scenario {
+			return c, true
+		}
+	}
+	return Cell{}, false
+}
+
+// Counts returns how many cells have each status; all six statuses are present as keys, with
+// zero for those no cell has.
+func (m *Matrix) Counts() map[Status]int {
+	counts := make(map[Status]int, len(Statuses()))
+	for _, s := range Statuses() {
+		counts[s] = 0
+	}
+	for _, c := range m.Cells {
+		counts[c.Status]++
+	}
+	return counts
+}
+
+// Failed reports whether any cell has [StatusFail].
+func (m *Matrix) Failed() bool {
+	return slices.ContainsFunc(m.Cells, func(c Cell) bool { return c.Status == StatusFail })
+}
+
+// order maps an id to its position in a declared order.
+type order map[string]int
+
+// rank returns the position of each id in ids; a repeated id keeps its first position.
+func rank(ids []string) order {
+	o := make(order, len(ids))
+	for i, id := range ids {
+		if _, ok := o[id]; !ok {
+			o[id] = i
+		}
+	}
+	return o
+}
+
+// compare orders ranked ids by rank, before unranked ids, which are ordered by name.
+func (o order) compare(a, b string) int {
+	ra, okA := o[a]
+	rb, okB := o[b]
+	switch {
+	case okA && okB:
+		return cmp.Compare(ra, rb)
+	case okA:
+		return -1
+	case okB:
+		return 1
+	}
+	return cmp.Compare(a, b)
+}

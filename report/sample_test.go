@@ -1,0 +1,95 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// sampleMatrix returns a fixed 4 × 4 matrix with every status, both provenances, an
+// unverified cell without provenance, n/a cells with and without detail, and text that needs
+// escaping in every format (<, &, quotes, backticks, CRLF, multi-line bodies). The provider
+// error bodies are written for this test, not copied from any provider.
+func sampleMatrix() *Matrix {
+	return &Matrix{
+		Targets:   []string{"deepseek", "mistral", "anthropic", "bedrock-converse-claude"},
+		Scenarios: []string{"carriers", "missing-echo", "strict-schema", "signed-roundtrip"},
+		Cells: []Cell{
+			{Target: "deepseek", Scenario: "carriers", Status: StatusPass, Provenance: ProvenanceRecorded,
+				Detail: "Every wire variant the row sends (reasoning_content on each assistant turn) was accepted."},
+			{Target: "deepseek", Scenario: "missing-echo", Status: StatusFail, Provenance: ProvenanceRecorded,
+				Detail:   "The engine sent the tool turn at messages[2] without the reasoning_content pad,\nand the provider refused it.",
+				Expected: `HTTP 200: messages[2] carries reasoning_content ("" when nothing was captured)`,
+				Actual:   "HTTP 400: messages[2] has no reasoning_content",
+				ProviderError: "{\r\n  \"error\": {\r\n    \"message\": \"assistant message 2 has tool_calls but no reasoning_content; send it back\",\r\n" +
+					"    \"type\": \"invalid_request_error\"\r\n  }\r\n}\r\n",
+				Cassette: "cassettes/deepseek/missing-echo.yaml"},
+			{Target: "deepseek", Scenario: "strict-schema", Status: StatusNA,
+				Detail: "DeepSeek accepts reasoning keys; strict-schema applies to strict routes only."},
+			{Target: "deepseek", Scenario: "signed-roundtrip", Status: StatusNA},
+
+			{Target: "mistral", Scenario: "carriers", Status: StatusAdvisory, Provenance: ProvenanceSimulated,
+				Detail:   "The row sends no reasoning key, but the profile accepts `reasoning` on assistant turns: the table could send more.",
+				Expected: "row sends `reasoning` (accepted by the profile)",
+				Actual:   "row sends no reasoning key",
+				Cassette: "cassettes/mistral/carriers.yaml"},
+			{Target: "mistral", Scenario: "missing-echo", Status: StatusPass, Provenance: ProvenanceSimulated,
+				Detail: "The bare tool turn was padded and accepted."},
+			{Target: "mistral", Scenario: "strict-schema", Status: StatusPass, Provenance: ProvenanceSimulated,
+				Detail: "No reasoning key was sent & the provider accepted the request."},
+			{Target: "mistral", Scenario: "signed-roundtrip", Status: StatusNA},
+
+			{Target: "anthropic", Scenario: "carriers", Status: StatusPass, Provenance: ProvenanceRecorded,
+				Detail: "Thinking blocks were echoed with their signatures and accepted."},
+			{Target: "anthropic", Scenario: "missing-echo", Status: StatusNA},
+			{Target: "anthropic", Scenario: "strict-schema", Status: StatusNA},
+			{Target: "anthropic", Scenario: "signed-roundtrip", Status: StatusKnownFail, Provenance: ProvenanceRecorded,
+				Detail:   "Declared in matrix.yaml: redacted_thinking blocks from streamed responses are not captured yet.",
+				Expected: "HTTP 200 with the redacted_thinking block echoed byte for byte",
+				Actual:   "HTTP 400: the echoed turn lacks the redacted_thinking block",
+				ProviderError: `{"type":"error","error":{"type":"invalid_request_error",` +
+					`"message":"<script>alert(\"x\")</script> & co: content[0] must be a thinking block"}}`,
+				Cassette: "cassettes/anthropic/signed-roundtrip.yaml"},
+
+			{Target: "bedrock-converse-claude", Scenario: "carriers", Status: StatusPass, Provenance: ProvenanceSimulated,
+				Detail: "reasoningContent blocks were echoed and accepted."},
+			{Target: "bedrock-converse-claude", Scenario: "missing-echo", Status: StatusUnverified,
+				Detail:   "No recorded interaction matches the request the engine built. Record it with: make record SPEC=bedrock-converse-claude/missing-echo",
+				Expected: "an interaction recorded for this exact request body",
+				Actual:   "no match; nearest is interaction 3, which differs at\n$.messages[1].content[0].reasoningContent.reasoningText.signature"},
+			{Target: "bedrock-converse-claude", Scenario: "strict-schema", Status: StatusNA},
+			{Target: "bedrock-converse-claude", Scenario: "signed-roundtrip", Status: StatusFail, Provenance: ProvenanceSimulated,
+				Detail:        "A tampered signature was replayed instead of being refused by the engine.",
+				Expected:      "the engine refuses to send a carrier whose signature changed",
+				Actual:        "HTTP 400 from the provider after the engine sent the tampered signature",
+				ProviderError: "{\n  \"message\": \"The signature of reasoning block 0 in message 1 does not verify.\"\n}",
+				Cassette:      "cassettes/bedrock-converse-claude/signed-roundtrip.yaml"},
+		},
+	}
+}
+
+// checkGolden compares got with testdata/name, or rewrites the file under -update.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%s: %v (run go test ./report -update to create it)", path, err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: output differs from golden (-want +got); run go test ./report -update if intended:\n%s",
+			path, cmp.Diff(string(want), string(got)))
+	}
+}

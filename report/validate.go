@@ -1,0 +1,126 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Validate checks the rules every renderer relies on and returns the first broken one, as an
+// error starting with the JSON path in play (targets[i], scenarios[i], cells[i].field):
+//
+//  1. Every target id and scenario name is a lowercase id (words of a-z and 0-9 joined by
+//     "-", "." or "_") and appears once in its list.
+//  2. Every cell names a listed target and a listed scenario, has one of the six statuses, and
+//     appears once.
+//  3. A cell's provenance is "simulated" or "recorded"; it is "" for n/a cells, and may be ""
+//     for unverified cells (no cassette to judge by).
+//  4. Every target × scenario has a cell.
+//  5. No two cells share a detail anchor ([Cell.Anchor]).
+//
+// The order of m.Cells is not checked: renderers walk targets × scenarios.
+func (m *Matrix) Validate() error {
+	targets, err := checkIDs("targets", m.Targets)
+	if err != nil {
+		return err
+	}
+	scenarios, err := checkIDs("scenarios", m.Scenarios)
+	if err != nil {
+		return err
+	}
+	seen := make(map[string]int, len(m.Cells))
+	anchors := make(map[string]int, len(m.Cells))
+	for i, c := range m.Cells {
+		path := fmt.Sprintf("cells[%d]", i)
+		if !targets[c.Target] {
+			return fmt.Errorf("%s.target: %q is not listed in targets", path, c.Target)
+		}
+		if !scenarios[c.Scenario] {
+			return fmt.Errorf("%s.scenario: %q is not listed in scenarios", path, c.Scenario)
+		}
+		if first, ok := seen[c.ID()]; ok {
+			return fmt.Errorf("%s: duplicate cell %s (first at cells[%d])", path, c.ID(), first)
+		}
+		seen[c.ID()] = i
+		if first, ok := anchors[c.Anchor()]; ok {
+			return fmt.Errorf("%s: cell %s has the same detail anchor %q as cells[%d]", path, c.ID(), c.Anchor(), first)
+		}
+		anchors[c.Anchor()] = i
+		if !c.Status.Valid() {
+			return fmt.Errorf("%s.status: unknown status %q (want one of %s)", path, c.Status, statusList())
+		}
+		if err := checkProvenance(c); err != nil {
+			return fmt.Errorf("%s.provenance: %w", path, err)
+		}
+	}
+	for _, t := range m.Targets {
+		for _, s := range m.Scenarios {
+			if _, ok := seen[t+"/"+s]; !ok {
+				return fmt.Errorf("cells: no cell for %s/%s", t, s)
+			}
+		}
+	}
+	return nil
+}
+
+// checkIDs checks that ids are well-formed and unique, and returns them as a set.
+func checkIDs(field string, ids []string) (map[string]bool, error) {
+	set := make(map[string]bool, len(ids))
+	for i, id := range ids {
+		if !validID(id) {
+			return nil, fmt.Errorf("%s[%d]: %q is not a lowercase id (words of a-z and 0-9 joined by -, . or _)", field, i, id)
+		}
+		if set[id] {
+			return nil, fmt.Errorf("%s[%d]: duplicate id %q", field, i, id)
+		}
+		set[id] = true
+	}
+	return set, nil
+}
+
+// validID reports whether id is one or more words of [a-z0-9] joined by single "-", "." or "_".
+func validID(id string) bool {
+	if id == "" {
+		return false
+	}
+	prevSep := true // no separator at the start
+	for _, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			prevSep = false
+		case r == '-' || r == '.' || r == '_':
+			if prevSep {
+				return false
+			}
+			prevSep = true
+		default:
+			return false
+		}
+	}
+	return !prevSep
+}
+
+// checkProvenance applies rule 3 of [Matrix.Validate] to one cell.
+func checkProvenance(c Cell) error {
+	switch {
+	case c.Provenance == ProvenanceSimulated || c.Provenance == ProvenanceRecorded:
+		if c.Status == StatusNA {
+			return fmt.Errorf("%q on an n/a cell (want \"\": nothing was judged)", c.Provenance)
+		}
+		return nil
+	case c.Provenance == "":
+		if c.Status == StatusNA || c.Status == StatusUnverified {
+			return nil
+		}
+		return fmt.Errorf("empty on a %s cell (want %q or %q)", c.Status, ProvenanceSimulated, ProvenanceRecorded)
+	}
+	return fmt.Errorf("unknown provenance %q (want %q or %q)", c.Provenance, ProvenanceSimulated, ProvenanceRecorded)
+}
+
+// statusList returns the six statuses joined for error messages.
+func statusList() string {
+	names := make([]string, 0, len(Statuses()))
+	for _, s := range Statuses() {
+		names = append(names, string(s))
+	}
+	return strings.Join(names, ", ")
+}

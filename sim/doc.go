@@ -1,0 +1,70 @@
+// Package sim is the profile-driven provider simulator behind
+// `replaycheck serve`: the executable form of a provider profile
+// (providers/*.yaml). It is an independent truth — it never imports the
+// engine — so it reads requests with gjson and writes every response
+// itself.
+//
+// # Requests
+//
+// The dialect comes from the profile's api mode, not from the path: any
+// POST is a model call and anything else is a 404. The body must be a JSON
+// object with a messages array (contents for gemini); otherwise the
+// simulator answers 400 with its own JSON error naming the problem. The
+// model is the body's "model" (chat, anthropic) or the URL's
+// (/model/{modelId}/converse[-stream], /models/{model}:generateContent).
+// A request streams when its body says "stream": true (chat, anthropic),
+// its path ends with /converse-stream, or contains :streamGenerateContent.
+//
+// # Rules
+//
+// The profile's rules are checked in order and the first whose condition
+// holds (and whose Models restriction matches the model) answers with its
+// status and body, placeholders filled: {index} the 0-based message (or
+// content) index, {field} the condition's field, {path} the JSON path of
+// the message field or content block in play (messages.2.reasoning_content,
+// messages.1.content.0, contents.3.parts.0) and {request_id}
+// ("req_sim_" + 12 hex of sha256(body)). A streaming request to a rule with
+// stream_framing sse gets the body as one `data:` line (text/event-stream).
+//
+// Condition fields understood per dialect:
+//
+//   - chat: any key for assistant_field_present and tool_turn_field_missing;
+//     signed carriers reasoning_details (signature of reasoning.text items,
+//     data of reasoning.encrypted items), reasoning_opaque (required on the
+//     last tool-call message), extra_content.google.thought_signature and
+//     function.thought_signature (required on the first tool call of every
+//     assistant message after the last user message).
+//   - anthropic: tool_turn_field_missing(thinking) when thinking is enabled
+//     or adaptive; thinking.signature (thinking blocks and redacted_thinking
+//     data); redacted_thinking for sealed_blob_foreign.
+//   - bedrock-converse: tool_turn_field_missing(reasoningContent) when
+//     additionalModelRequestFields.thinking is on;
+//     reasoningContent.reasoningText.signature;
+//     reasoningContent.redactedContent for sealed_blob_foreign.
+//   - gemini: thoughtSignature.
+//
+// New refuses a profile with a condition outside this vocabulary.
+//
+// # Answers
+//
+// Otherwise the simulator answers 200 in the dialect's shape, whole or
+// streamed (chat and Gemini as SSE, Anthropic as named SSE events, Converse
+// as AWS event-stream frames). The turn is a reasoning text — "Reasoning
+// on: <first 60 chars of the last user text>. [memo:<8 hex>]" — then a tool
+// call to the first declared tool (when the request declares tools and ends
+// with a user turn) or a final answer listing every [memo:…] in replayed
+// reasoning the model can see: carriers in the profile's reads, and, when a
+// keeps-prior-reasoning flag applies to the model but the request does not
+// carry it, only reasoning after the last user turn. Streams split text
+// carriers into several deltas and send signatures last.
+//
+// # Signatures
+//
+// Every signature is HMAC-SHA256 under a key derived from
+// ("replaycheck-sim", seed, profile name): a detached signature is
+// base64(HMAC(name + "\x00" + text)); a sealed blob (redacted thinking,
+// reasoning.encrypted data, reasoning_opaque) is base64(model + "\x00" +
+// text + "\x00" + tag), so its model stays readable; a thought signature is
+// a sealed blob with no model. Anything issued under another seed or
+// profile, or edited, fails verification.
+package sim
