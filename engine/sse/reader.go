@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // DefaultMaxLine is the longest line, in bytes without its line ending, a
@@ -13,6 +14,15 @@ const DefaultMaxLine = 16 << 20
 // bufSize is the initial buffer size; the buffer grows only for lines
 // longer than it.
 const bufSize = 64 << 10
+
+// Event data is written straight into a shared slab, and each Data string
+// is a slice of it: one allocation per slab instead of one per event. A
+// slab starts at minSlab bytes and doubles up to maxSlab; an event larger
+// than that gets a slab of its own.
+const (
+	minSlab = 4 << 10
+	maxSlab = 256 << 10
+)
 
 // maxEmptyReads is how many reads in a row may return no bytes and no
 // error before the reader gives up with io.ErrNoProgress.
@@ -58,13 +68,14 @@ type Reader struct {
 	lfAt, lfTo int
 	crAt, crTo int
 
-	// The event being built.
-	data       []byte
+	// The event being built: its data is slab.String()[mark:].
+	slab       *strings.Builder
+	mark       int
 	hasData    bool
 	name       []byte
 	blockStart int64 // offset of the block's first line, -1 before it
 
-	lastName string // the previous Name, reused to avoid an allocation
+	names    []string // event names seen, reused to avoid allocations
 	lastID   string
 	retry    int
 	hasRetry bool
@@ -75,6 +86,7 @@ func NewReader(r io.Reader) *Reader {
 	return &Reader{
 		rd:         r,
 		buf:        make([]byte, bufSize),
+		slab:       new(strings.Builder),
 		maxLine:    DefaultMaxLine,
 		lfAt:       -1,
 		crAt:       -1,
@@ -171,11 +183,7 @@ func (r *Reader) field(line []byte, off int64) {
 	}
 	switch string(name) {
 	case "data":
-		if r.hasData {
-			r.data = append(r.data, '\n')
-		}
-		r.data = append(r.data, value...)
-		r.hasData = true
+		r.appendData(value)
 	case "event":
 		r.name = append(r.name[:0], value...)
 	case "id":
@@ -209,13 +217,57 @@ func (r *Reader) dispatch() (Event, bool) {
 	var ev Event
 	ok := r.hasData
 	if ok {
-		if string(r.name) != r.lastName {
-			r.lastName = string(r.name)
-		}
-		ev = Event{Name: r.lastName, Data: string(r.data), ID: r.lastID, Offset: r.blockStart}
+		all := r.slab.String()
+		ev = Event{Name: r.internName(), Data: all[r.mark:], ID: r.lastID, Offset: r.blockStart}
+		r.mark = len(all)
 	}
-	r.data, r.hasData, r.name, r.blockStart = r.data[:0], false, r.name[:0], -1
+	r.hasData, r.name, r.blockStart = false, r.name[:0], -1
 	return ev, ok
+}
+
+// maxNames bounds the event names remembered by internName; streams use a
+// handful.
+const maxNames = 32
+
+// internName returns the current event name as a string, allocating only
+// the first time a name is seen.
+func (r *Reader) internName() string {
+	if len(r.name) == 0 {
+		return ""
+	}
+	for _, n := range r.names {
+		if n == string(r.name) {
+			return n
+		}
+	}
+	n := string(r.name)
+	if len(r.names) < maxNames {
+		r.names = append(r.names, n)
+	}
+	return n
+}
+
+// appendData adds one data line to the current event, after a "\n" if it
+// is not the first. Strings already handed out stay valid: a
+// strings.Builder never changes bytes it has written, and a full slab is
+// replaced, not grown, with the pending event's data carried over.
+func (r *Reader) appendData(value []byte) {
+	need := len(value)
+	if r.hasData {
+		need++
+	}
+	if r.slab.Cap()-r.slab.Len() < need {
+		pending := r.slab.String()[r.mark:]
+		next := new(strings.Builder)
+		next.Grow(max(len(pending)+need, min(2*r.slab.Cap(), maxSlab), minSlab))
+		next.WriteString(pending)
+		r.slab, r.mark = next, 0
+	}
+	if r.hasData {
+		r.slab.WriteByte('\n')
+	}
+	r.slab.Write(value)
+	r.hasData = true
 }
 
 // readLine returns the next line without its ending, and its offset. The

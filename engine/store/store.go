@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 
 	// The pure-Go SQLite driver, registered as "sqlite".
@@ -48,7 +49,7 @@ func Open(path string) (*Store, error) {
 // taken literally, with the pragmas every connection needs: foreign keys
 // on, and a busy timeout for a second Store on the same file.
 func dsn(path string) string {
-	u := url.URL{Path: path}
+	u := url.URL{Path: filepath.Clean(path)}
 	return "file:" + u.EscapedPath() + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)"
 }
 

@@ -1,0 +1,50 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// BenchmarkSaveLoad2000 saves a new 2,000-message session (about 1 KB of
+// reasoning per assistant message) and loads it back.
+func BenchmarkSaveLoad2000(b *testing.B) {
+	ctx := context.Background()
+	st, _ := openTemp(b)
+	sess := longSession("", 2000, 1024)
+	size := len(sessionJSON(b, sess))
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		sess.ID = fmt.Sprintf("bench-%d", i)
+		i++
+		if err := st.Save(ctx, sess); err != nil {
+			b.Fatal(err)
+		}
+		got, err := st.Load(ctx, sess.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(got.Messages) != 2000 {
+			b.Fatalf("loaded %d messages", len(got.Messages))
+		}
+	}
+}
+
+// BenchmarkResave2000 saves an unchanged 2,000-message session again: the
+// prefix check alone.
+func BenchmarkResave2000(b *testing.B) {
+	ctx := context.Background()
+	st, _ := openTemp(b)
+	sess := longSession("resave", 2000, 1024)
+	if err := st.Save(ctx, sess); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := st.Save(ctx, sess); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
