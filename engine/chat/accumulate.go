@@ -47,32 +47,45 @@ type callAcc struct {
 var detailTextFields = map[string]bool{"text": true, "summary": true}
 
 func (a *accumulator) feed(delta gjson.Result) {
-	if c := delta.Get("content"); c.Type == gjson.String {
-		a.content.WriteString(c.Str)
-	} else if c.IsArray() {
-		a.contentRaw = json.RawMessage(c.Raw)
-	}
-	if v := delta.Get("reasoning_content"); v.Type == gjson.String {
-		a.rc.WriteString(v.Str)
-	}
-	if v := delta.Get("reasoning"); v.Type == gjson.String {
-		a.r.WriteString(v.Str)
-	}
-	delta.Get("reasoning_details").ForEach(func(_, item gjson.Result) bool {
-		a.feedDetail(item)
-		return true
-	})
-	if s := engine.ThoughtSignatureOf(json.RawMessage(delta.Get("extra_content").Raw)); s != "" {
-		a.signature = s
-	}
-	if v := delta.Get("reasoning_opaque"); v.Type == gjson.String && v.Str != "" {
-		a.opaque = v.Str
-	}
-	if v := delta.Get("reasoning_text"); v.Type == gjson.String {
-		a.rtext.WriteString(v.Str)
-	}
-	delta.Get("tool_calls").ForEach(func(pos, tc gjson.Result) bool {
-		a.feedCall(pos.Int(), tc)
+	delta.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "content":
+			if v.Type == gjson.String {
+				a.content.WriteString(v.Str)
+			} else if v.IsArray() {
+				a.contentRaw = json.RawMessage(v.Raw)
+			}
+		case "reasoning_content":
+			if v.Type == gjson.String {
+				a.rc.WriteString(v.Str)
+			}
+		case "reasoning":
+			if v.Type == gjson.String {
+				a.r.WriteString(v.Str)
+			}
+		case "reasoning_details":
+			v.ForEach(func(_, item gjson.Result) bool {
+				a.feedDetail(item)
+				return true
+			})
+		case "extra_content":
+			if s := engine.ThoughtSignatureOf(json.RawMessage(v.Raw)); s != "" {
+				a.signature = s
+			}
+		case "reasoning_opaque":
+			if v.Type == gjson.String && v.Str != "" {
+				a.opaque = v.Str
+			}
+		case "reasoning_text":
+			if v.Type == gjson.String {
+				a.rtext.WriteString(v.Str)
+			}
+		case "tool_calls":
+			v.ForEach(func(pos, tc gjson.Result) bool {
+				a.feedCall(pos.Int(), tc)
+				return true
+			})
+		}
 		return true
 	})
 }

@@ -23,7 +23,25 @@ func (Dialect) Path(engine.Route, bool) string { return "/chat/completions" }
 // Shape builds the chat request body: model, messages shaped per SPEC §3,
 // tools, stream, then the route's vendor flags.
 func (Dialect) Shape(s *engine.Session, d engine.Decision, req engine.Request) ([]byte, error) {
-	return AppendRequest(nil, s.Messages, d, req)
+	return AppendRequest(make([]byte, 0, sizeHint(s.Messages)), s.Messages, d, req)
+}
+
+// sizeHint estimates the wire size of msgs so that shaping allocates the
+// body once: the stored text at most twice (RC and R carry the same text),
+// the details once, plus a small envelope per message.
+func sizeHint(msgs []engine.Message) int {
+	n := 256
+	for i := range msgs {
+		m := &msgs[i]
+		n += 96 + len(m.Content) + 2*len(wireText(m))
+		for _, it := range m.ReasoningDetails {
+			n += len(it) + 1
+		}
+		for _, tc := range m.ToolCalls {
+			n += 96 + len(tc.Function.Arguments) + len(tc.ExtraContent)
+		}
+	}
+	return n + n/8
 }
 
 // AppendRequest appends the request body for msgs to dst.

@@ -32,16 +32,37 @@ func (Dialect) CaptureStream(r io.Reader) (engine.Message, error) {
 		if !gjson.Valid(data) {
 			return engine.Message{}, fmt.Errorf("chat: stream: event at offset %d: data is not valid JSON", ev.Offset)
 		}
-		if e := gjson.Get(data, "error"); e.Exists() {
-			return engine.Message{}, fmt.Errorf("chat: stream: event at offset %d is an error: %s", ev.Offset, e.Raw)
-		}
-		chunks++
-		gjson.Get(data, "choices").ForEach(func(_, ch gjson.Result) bool {
-			if ch.Get("index").Int() == 0 {
-				a.feed(ch.Get("delta"))
+		var failure string
+		gjson.Parse(data).ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "error":
+				failure = v.Raw
+				return false
+			case "choices":
+				v.ForEach(func(_, ch gjson.Result) bool {
+					var delta gjson.Result
+					index := int64(0)
+					ch.ForEach(func(ck, cv gjson.Result) bool {
+						switch ck.Str {
+						case "index":
+							index = cv.Int()
+						case "delta":
+							delta = cv
+						}
+						return true
+					})
+					if index == 0 {
+						a.feed(delta)
+					}
+					return true
+				})
 			}
 			return true
 		})
+		if failure != "" {
+			return engine.Message{}, fmt.Errorf("chat: stream: event at offset %d is an error: %s", ev.Offset, failure)
+		}
+		chunks++
 	}
 	if chunks == 0 {
 		return engine.Message{}, fmt.Errorf("chat: stream: no chunk events")
