@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -104,33 +103,114 @@ var storedKeys = map[string]bool{
 }
 
 // MarshalJSON writes the storage form: known keys in a fixed order, then
-// Extra keys sorted.
+// Extra keys sorted. Raw JSON values (content, reasoning_details items,
+// extra_content, native blocks) are written verbatim, byte for byte, and
+// strings are never HTML-escaped, so a reloaded message shapes exactly like
+// the live one. Call it directly: an outer json.Marshal re-escapes.
 func (m Message) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(storedMessage{
-		Role: m.Role, Content: m.Content, Name: m.Name, ToolCallID: m.ToolCallID, ToolCalls: m.ToolCalls,
-		ReasoningContent: m.ReasoningContent, Reasoning: m.Reasoning, ReasoningDetails: m.ReasoningDetails,
-		ExtraContent: m.ExtraContent, ReasoningOpaque: m.ReasoningOpaque, ReasoningText: m.ReasoningText,
-		Native: m.Native, Timestamp: m.Timestamp,
-	})
-	if err != nil || len(m.Extra) == 0 {
-		return b, err
+	b := []byte(`{"role":`)
+	b = AppendQuoted(b, m.Role)
+	b = appendRawField(b, "content", m.Content)
+	b = appendStringField(b, "name", m.Name)
+	b = appendStringField(b, "tool_call_id", m.ToolCallID)
+	if len(m.ToolCalls) > 0 {
+		b = append(b, `,"tool_calls":[`...)
+		for i, tc := range m.ToolCalls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendToolCall(b, tc)
+		}
+		b = append(b, ']')
 	}
-	keys := make([]string, 0, len(m.Extra))
-	for k := range m.Extra {
-		keys = append(keys, k)
+	b = appendOptional(b, "reasoning_content", m.ReasoningContent)
+	b = appendOptional(b, "reasoning", m.Reasoning)
+	if len(m.ReasoningDetails) > 0 {
+		b = append(b, `,"reasoning_details":`...)
+		b = appendRaws(b, m.ReasoningDetails)
 	}
-	slices.Sort(keys)
-	var buf bytes.Buffer
-	buf.Write(b[:len(b)-1])
-	for _, k := range keys {
-		kb, _ := json.Marshal(k)
-		buf.WriteByte(',')
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.Write(m.Extra[k])
+	b = appendRawField(b, "extra_content", m.ExtraContent)
+	b = appendOptional(b, "reasoning_opaque", m.ReasoningOpaque)
+	b = appendOptional(b, "reasoning_text", m.ReasoningText)
+	if m.Native != nil {
+		b = append(b, `,"native":{"dialect":`...)
+		b = AppendQuoted(b, string(m.Native.Dialect))
+		b = append(b, `,"blocks":`...)
+		b = appendRaws(b, m.Native.Blocks)
+		b = append(b, '}')
 	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	b = appendStringField(b, "timestamp", m.Timestamp)
+	if len(m.Extra) > 0 {
+		keys := make([]string, 0, len(m.Extra))
+		for k := range m.Extra {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			b = appendRawField(b, k, m.Extra[k])
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func appendToolCall(b []byte, tc ToolCall) []byte {
+	b = append(b, `{"id":`...)
+	b = AppendQuoted(b, tc.ID)
+	b = append(b, `,"type":`...)
+	b = AppendQuoted(b, tc.Type)
+	b = append(b, `,"function":{"name":`...)
+	b = AppendQuoted(b, tc.Function.Name)
+	b = append(b, `,"arguments":`...)
+	b = AppendQuoted(b, tc.Function.Arguments)
+	b = appendStringField(b, "thought_signature", tc.Function.ThoughtSignature)
+	b = append(b, '}')
+	b = appendRawField(b, "extra_content", tc.ExtraContent)
+	b = appendStringField(b, "call_id", tc.CallID)
+	b = appendStringField(b, "response_item_id", tc.ResponseItemID)
+	return append(b, '}')
+}
+
+func appendRaws(b []byte, items []json.RawMessage) []byte {
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, it...)
+	}
+	return append(b, ']')
+}
+
+func appendRawField(b []byte, key string, v json.RawMessage) []byte {
+	if v == nil {
+		return b
+	}
+	b = append(b, ',')
+	b = AppendQuoted(b, key)
+	b = append(b, ':')
+	return append(b, v...)
+}
+
+func appendStringField(b []byte, key, v string) []byte {
+	if v == "" {
+		return b
+	}
+	b = append(b, ',')
+	b = AppendQuoted(b, key)
+	b = append(b, ':')
+	return AppendQuoted(b, v)
+}
+
+// appendOptional writes a pointer field; a pointer to "" is a stored empty
+// string and is written.
+func appendOptional(b []byte, key string, v *string) []byte {
+	if v == nil {
+		return b
+	}
+	b = append(b, ',')
+	b = AppendQuoted(b, key)
+	b = append(b, ':')
+	return AppendQuoted(b, *v)
 }
 
 // UnmarshalJSON reads the storage form (also a plain OpenAI-style message);

@@ -31,22 +31,36 @@ type TurnResult struct {
 	Verdicts []string
 }
 
+// A Decider makes the route decision; [*Table] is the decider of record,
+// and the harness substitutes others to record wire variants.
+type Decider interface {
+	Decide(r Route, rejected CarrierSet) Decision
+}
+
 // An Engine runs turns of a session against routes with a route table.
 type Engine struct {
 	Table *Table
+	// Decider overrides Table for the route decision when set.
+	Decider Decider
 	// Log receives one record per request (the carriers it carried) and one
 	// per learnt verdict; nil discards them.
 	Log *slog.Logger
 }
 
+// maxAttempts bounds the requests of one turn: each retry needs a newly
+// learnt verdict, and there are only three carriers to learn.
+const maxAttempts = 4
+
 // Turn shapes the session for the route, sends it, and on success captures
 // the assistant answer into the session. On a refusal the dialect may learn
 // a verdict (recorded in the session's model config); the request is then
-// reshaped in flight and retried exactly once (SPEC §6). Stored history is
-// never edited, only appended to.
+// reshaped in flight and retried once for that verdict (SPEC §6). A
+// refusal that teaches nothing new is final, so no field is ever retried
+// twice and the turn never loops. Stored history is never edited, only
+// appended to.
 func (e *Engine) Turn(ctx context.Context, s *Session, r Route, dia Dialect, req Request, send Sender) (TurnResult, error) {
 	var res TurnResult
-	d := e.Table.Decide(r, s.Config.RejectedFor(r.Key()))
+	d := e.decider().Decide(r, s.Config.RejectedFor(r.Key()))
 	body, err := dia.Shape(s, d, req)
 	if err != nil {
 		return res, err
@@ -75,7 +89,7 @@ func (e *Engine) Turn(ctx context.Context, s *Session, r Route, dia Dialect, req
 			return res, nil
 		}
 		refusal := &RefusalError{Status: ex.Status, Body: ex.Response}
-		if attempt > 0 {
+		if attempt+1 >= maxAttempts {
 			return res, refusal
 		}
 		verdict, ok := dia.Learn(s, e.Table, d, body, ex.Status, ex.Response)
@@ -84,11 +98,18 @@ func (e *Engine) Turn(ctx context.Context, s *Session, r Route, dia Dialect, req
 		}
 		res.Verdicts = append(res.Verdicts, verdict)
 		e.logger().Warn("verdict", "route", routeLabel(r), "verdict", verdict)
-		d = e.Table.Decide(r, s.Config.RejectedFor(r.Key()))
+		d = e.decider().Decide(r, s.Config.RejectedFor(r.Key()))
 		if body, err = dia.Reshape(body, s, d, req); err != nil {
 			return res, err
 		}
 	}
+}
+
+func (e *Engine) decider() Decider {
+	if e.Decider != nil {
+		return e.Decider
+	}
+	return e.Table
 }
 
 func (e *Engine) logger() *slog.Logger {

@@ -1,0 +1,47 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/internal/jsondiff"
+)
+
+var branch = Scenario{
+	Name:        "branch",
+	Requirement: "A branch carries its own copy of every carrier and its next request is shaped exactly as the parent's.",
+	Applies:     always,
+	Run: func(ctx context.Context, c *Conv) error {
+		c.User(questions[0])
+		call, err := c.Turn(ctx, false)
+		if err := accepted("the tool-call turn", call, err); err != nil {
+			return err
+		}
+		if err := c.ToolResult("The cache TTL is 0 in CI."); err != nil {
+			return err
+		}
+		b := engine.Branch(c.Session, "branch")
+		parent, err := c.Shape(c.Session, false)
+		if err != nil {
+			return err
+		}
+		child, err := c.Shape(b, false)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(parent, child) {
+			diffs, _ := jsondiff.Diff(parent, child)
+			return fail("the branch's request", "identical to the parent's", jsondiff.Format(diffs))
+		}
+		n := len(c.Session.Messages)
+		res, err := c.TurnOn(ctx, b, false)
+		if err := accepted("the branch's turn", res, err); err != nil {
+			return err
+		}
+		if len(c.Session.Messages) != n {
+			return fail("the parent session", "unchanged by the branch's turn", "it grew")
+		}
+		return nil
+	},
+}

@@ -1,0 +1,93 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+)
+
+var carriers = Scenario{
+	Name:        "carriers",
+	Requirement: "What the route sends on a replayed reasoning turn is accepted.",
+	Applies:     always,
+	Run: func(ctx context.Context, c *Conv) error {
+		c.User(questions[0])
+		call, err := c.Turn(ctx, false)
+		if err := accepted("the tool-call turn", call, err); err != nil {
+			return err
+		}
+		if err := c.ToolResult("The cache TTL is 0 in CI."); err != nil {
+			return err
+		}
+		before := c.Session.Clone()
+		answer, err := c.Turn(ctx, false)
+		if err := accepted("the answer turn (replays the tool-call turn's reasoning)", answer, err); err != nil {
+			return err
+		}
+		c.Note("sent %s", orNone(answer.Exchanges[0].Carried))
+		if c.Replaying() {
+			c.adviseIfMoreRead(before, answer.Message)
+		}
+		return nil
+	},
+}
+
+// adviseIfMoreRead asks the cassette whether the provider was recorded
+// accepting the same request with one more carrier than the route sends,
+// and reading it: its recorded answer states earlier reasoning that the
+// route's own answer does not. A carrier accepted but ignored is no reason
+// to send it.
+func (c *Conv) adviseIfMoreRead(before *engine.Session, got engine.Message) {
+	d := c.Decider.Decide(c.Target.Route, before.Config.RejectedFor(c.Target.Route.Key()))
+	if d.Native {
+		return
+	}
+	base, err := c.Dialect.Shape(before, d, c.Request(false))
+	if err != nil {
+		return
+	}
+	seen := len(memos(memoInAnswer, answerText(got)))
+	var more []string
+	for _, extra := range engine.AllCarriers {
+		if d.Carriers.Has(extra) {
+			continue
+		}
+		wider := d
+		wider.Carriers = d.Carriers.With(extra)
+		body, err := c.Dialect.Shape(before, wider, c.Request(false))
+		if err != nil || bytes.Equal(body, base) {
+			continue
+		}
+		it, ok := c.Replay.Lookup("POST", c.path(), body)
+		if !ok || it.Response.Code/100 != 2 {
+			continue
+		}
+		if m, err := c.Dialect.Capture([]byte(it.Response.Body)); err == nil && len(memos(memoInAnswer, answerText(m))) > seen {
+			more = append(more, string(extra))
+		}
+	}
+	if len(more) > 0 {
+		c.Advise("the route sends %s; the provider is recorded accepting and reading %s as well", d.Carriers, strings.Join(more, ", "))
+	}
+}
+
+func (c *Conv) path() string {
+	u := c.Target.Route.BaseURL
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	p := ""
+	if i := strings.Index(u, "/"); i >= 0 {
+		p = strings.TrimSuffix(u[i:], "/")
+	}
+	return p + c.Dialect.Path(c.Target.Route, false)
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "no reasoning key"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,182 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/suites/harness"
+	"github.com/tidwall/gjson"
+)
+
+// A Conv is one scenario run: a session driven through the engine against
+// one target, over an HTTP client whose transport is a cassette replay or a
+// recording.
+type Conv struct {
+	Target  matrix.Target
+	Table   *engine.Table
+	Decider engine.Decider
+	Dialect engine.Dialect
+	Client  *http.Client
+	Session *engine.Session
+	// Replay is the cassette being replayed, nil while recording.
+	Replay *harness.Replay
+	// TempDir holds the session store of resume-style scenarios.
+	TempDir string
+
+	notes    []string
+	advisory string
+	// Exchanges are every request the conversation sent, in order.
+	Exchanges []engine.Exchange
+}
+
+// lookupTool is the one tool every scenario offers the model.
+var lookupTool = engine.Tool{
+	Name:        "lookup",
+	Description: "Look up a fact in the project notes.",
+	Parameters:  json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`),
+}
+
+func (c *Conv) engine() *engine.Engine { return &engine.Engine{Table: c.Table, Decider: c.Decider} }
+
+// Decision is the route decision for the session as it stands.
+func (c *Conv) Decision() engine.Decision {
+	return c.Decider.Decide(c.Target.Route, c.Session.Config.RejectedFor(c.Target.Route.Key()))
+}
+
+// Request is the request options of every scenario turn.
+func (c *Conv) Request(stream bool) engine.Request {
+	return engine.Request{Tools: []engine.Tool{lookupTool}, Stream: stream}
+}
+
+// User appends a user message.
+func (c *Conv) User(text string) {
+	c.Session.Messages = append(c.Session.Messages, engine.Message{Role: "user", Content: json.RawMessage(engine.AppendQuoted(nil, text))})
+}
+
+// ToolResult answers the first tool call of the last assistant message.
+func (c *Conv) ToolResult(text string) error {
+	last := c.Session.Messages[len(c.Session.Messages)-1]
+	if last.Role != "assistant" || len(last.ToolCalls) == 0 {
+		return fail("the conversation", "an assistant tool call to answer", "a "+last.Role+" message without tool calls")
+	}
+	c.Session.Messages = append(c.Session.Messages, engine.Message{
+		Role: "tool", ToolCallID: last.ToolCalls[0].ID, Name: last.ToolCalls[0].Function.Name,
+		Content: json.RawMessage(engine.AppendQuoted(nil, text)),
+	})
+	return nil
+}
+
+// Turn runs one engine turn on the session.
+func (c *Conv) Turn(ctx context.Context, stream bool) (engine.TurnResult, error) {
+	return c.TurnOn(ctx, c.Session, stream)
+}
+
+// TurnOn runs one engine turn on another session of the same target.
+func (c *Conv) TurnOn(ctx context.Context, s *engine.Session, stream bool) (engine.TurnResult, error) {
+	res, err := c.engine().Turn(ctx, s, c.Target.Route, c.Dialect, c.Request(stream), c.send)
+	c.Exchanges = append(c.Exchanges, res.Exchanges...)
+	return res, err
+}
+
+// Shape returns the body the engine would send for s now.
+func (c *Conv) Shape(s *engine.Session, stream bool) ([]byte, error) {
+	d := c.Decider.Decide(c.Target.Route, s.Config.RejectedFor(c.Target.Route.Key()))
+	return c.Dialect.Shape(s, d, c.Request(stream))
+}
+
+// send posts a body to the target's base URL + path.
+func (c *Conv) send(ctx context.Context, path string, body []byte) (int, []byte, error) {
+	url := strings.TrimSuffix(c.Target.Route.BaseURL, "/") + path
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
+}
+
+// Note adds a line to the cell's detail.
+func (c *Conv) Note(format string, args ...any) { c.notes = append(c.notes, fmt.Sprintf(format, args...)) }
+
+// Advise marks the cell advisory: accepted, but the table sends less than
+// the provider is recorded to accept.
+func (c *Conv) Advise(format string, args ...any) { c.advisory = fmt.Sprintf(format, args...) }
+
+// Replaying reports whether the conversation runs against a cassette.
+func (c *Conv) Replaying() bool { return c.Replay != nil }
+
+var (
+	memoInReasoning = regexp.MustCompile(`\[memo:([0-9a-f]{8})\]`)
+	memoInAnswer    = regexp.MustCompile(`memo:([0-9a-f]{8})`)
+)
+
+// memos returns the sorted, unique memo ids found in s by re.
+func memos(re *regexp.Regexp, s string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range re.FindAllStringSubmatch(s, -1) {
+		if !seen[m[1]] {
+			seen[m[1]] = true
+			out = append(out, m[1])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// answerText returns the visible text of a captured assistant message.
+func answerText(m engine.Message) string {
+	v := gjson.ParseBytes(m.Content)
+	if v.Type == gjson.String {
+		return v.Str
+	}
+	return string(m.Content)
+}
+
+// reasoningMemos returns the memo ids in a stored assistant message's
+// reasoning (any carrier, native blocks included).
+func reasoningMemos(m engine.Message) []string {
+	var b strings.Builder
+	if m.ReasoningContent != nil {
+		b.WriteString(*m.ReasoningContent)
+	}
+	if m.Reasoning != nil {
+		b.WriteString(*m.Reasoning)
+	}
+	for _, it := range m.ReasoningDetails {
+		b.Write(it)
+	}
+	if m.Native != nil {
+		for _, bl := range m.Native.Blocks {
+			b.Write(bl)
+		}
+	}
+	return memos(memoInReasoning, b.String())
+}
+
+// accepted checks that a turn's first request was accepted as sent.
+func accepted(what string, res engine.TurnResult, err error) error {
+	if err != nil {
+		return err
+	}
+	if len(res.Exchanges) != 1 {
+		first := res.Exchanges[0]
+		return &Failure{What: what, Expected: "the first request accepted", Actual: fmt.Sprintf("refused %d: %s (the engine recovered on retry)", first.Status, first.Response)}
+	}
+	return nil
+}

@@ -1,0 +1,102 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/engine/store"
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
+)
+
+// staleDecider plays a stale route row that sends every standard carrier,
+// so that the provider's refusal must be learnt at run time.
+type staleDecider struct{ engine.Decider }
+
+func (s staleDecider) Decide(r engine.Route, rejected engine.CarrierSet) engine.Decision {
+	d := s.Decider.Decide(r, 0)
+	all := engine.NewCarrierSet(engine.AllCarriers...)
+	d.Rejected = all.Intersect(rejected)
+	d.Carriers = all.Minus(rejected)
+	d.Pad = d.EchoFamily != "" && d.Carriers.Has(engine.ReasoningContent)
+	return d
+}
+
+var fallback = Scenario{
+	Name:        "fallback",
+	Requirement: "A refused field is learnt from the refusal, persisted, retried exactly once, and never relearnt after resume.",
+	Applies: func(t matrix.Target, p *providers.Profile) (bool, string) {
+		if ok, why := chatOnly(t); !ok {
+			return false, why
+		}
+		if refusesFieldFor(t, p, providers.ConditionAssistantFieldPresent, standardCarriers...) {
+			return true, ""
+		}
+		return false, "the provider refuses no standard carrier, so there is nothing to learn"
+	},
+	Run: func(ctx context.Context, c *Conv) error {
+		c.Decider = staleDecider{c.Decider}
+		c.User(questions[0])
+		c.Session.Messages = append(c.Session.Messages, foreignTurn())
+		if err := c.ToolResult("The cache TTL is 0 in CI."); err != nil {
+			return err
+		}
+		res, err := c.Turn(ctx, false)
+		if err != nil {
+			return err
+		}
+		if len(res.Exchanges) < 2 || len(res.Verdicts) != len(res.Exchanges)-1 {
+			return fail("a stale row sending every carrier", "a refusal, a learnt verdict and one retry per refused field", fmt.Sprintf("%d requests and verdicts %v", len(res.Exchanges), res.Verdicts))
+		}
+		learnt := c.Session.Config.RejectedFor(c.Target.Route.Key())
+		c.Note("learnt %s from the refusal and retried once", learnt)
+
+		resumed, err := persistAndReload(ctx, c)
+		if err != nil {
+			return err
+		}
+		if got := resumed.Config.RejectedFor(c.Target.Route.Key()); got != learnt {
+			return fail("the resumed session's model config", "the verdict "+learnt.String(), got.String())
+		}
+		resumed.Messages = append(resumed.Messages, engine.Message{Role: "user", Content: []byte(`"And the next step?"`)})
+		again, err := c.TurnOn(ctx, resumed, false)
+		if err := accepted("the first turn after resume", again, err); err != nil {
+			return err
+		}
+		for _, name := range learnt.Names() {
+			if slices.Contains(again.Exchanges[0].Carried, name) {
+				return fail("the first request after resume", "no "+name+" (refused before)", "it was sent again")
+			}
+		}
+		return nil
+	},
+}
+
+// persistAndReload stores the session in a SQLite file, closes it, opens
+// it again and loads the session: resume as the agent does it.
+func persistAndReload(ctx context.Context, c *Conv) (*engine.Session, error) {
+	path := filepath.Join(c.TempDir, "sessions.db")
+	st, err := store.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	s := c.Session.Clone()
+	if s.ID == "" {
+		s.ID = c.Target.ID
+	}
+	if err := st.Save(ctx, s); err != nil {
+		st.Close()
+		return nil, err
+	}
+	if err := st.Close(); err != nil {
+		return nil, err
+	}
+	if st, err = store.Open(path); err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return st.Load(ctx, s.ID)
+}

@@ -1,0 +1,111 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/engine/dialects"
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/suites/harness"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+)
+
+// fixedDecider plays one wire variant: a fixed decision, less the
+// carriers recorded as refused, padded only while RC is a carrier.
+type fixedDecider struct{ d engine.Decision }
+
+func (f fixedDecider) Decide(r engine.Route, rejected engine.CarrierSet) engine.Decision {
+	d := f.d
+	d.Route = r
+	d.Rejected = d.Carriers.Intersect(rejected)
+	d.Carriers = d.Carriers.Minus(rejected)
+	d.Pad = d.Pad && d.Carriers.Has(engine.ReasoningContent)
+	return d
+}
+
+// Variants returns the deciders of the wire-variant battery for a route:
+// the table's own decision first, then, on chat routes, every subset of
+// RC/R/RD with and without the pad, with and without the table's vendor
+// flags and native fields. Whatever a changed route table decides for the
+// route, one of these variants sends the same bytes, so the change is
+// judged from recorded evidence without re-recording.
+func Variants(t *engine.Table, r engine.Route) []engine.Decider {
+	out := []engine.Decider{t}
+	d0 := t.Decide(r, 0)
+	if d0.Native {
+		return out
+	}
+	flagSets := [][]engine.FlagSetting{d0.Flags}
+	if len(d0.Flags) > 0 {
+		flagSets = append(flagSets, nil)
+	}
+	nativeSets := [][]string{d0.NativeFields}
+	if len(d0.NativeFields) > 0 {
+		nativeSets = append(nativeSets, []string{})
+	}
+	all := engine.NewCarrierSet(engine.AllCarriers...)
+	for _, flags := range flagSets {
+		for _, native := range nativeSets {
+			for _, carriers := range all.Subsets() {
+				for _, pad := range []bool{false, true} {
+					if pad && !carriers.Has(engine.ReasoningContent) {
+						continue
+					}
+					d := d0
+					d.Carriers, d.Pad, d.Flags, d.NativeFields = carriers, pad, flags, native
+					out = append(out, fixedDecider{d})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Record drives a scenario through the whole variant battery against an
+// endpoint with a new recording and returns the scrubbed interactions,
+// deduplicated and in the order they were first sent, and the recording
+// (which knows whether a simulator answered). Provider refusals are
+// evidence, not errors; only transport failures and the request cap stop
+// a recording, and then nothing is returned.
+func Record(ctx context.Context, t matrix.Target, table *engine.Table, sc Scenario, opts harness.RecordOptions) ([]*cassette.Interaction, *harness.Recording, error) {
+	dia, err := dialects.For(t.Route.APIMode)
+	if err != nil {
+		return nil, nil, err
+	}
+	tmp, err := os.MkdirTemp("", "replaycheck-record-*")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	opts.TargetBaseURL = t.Route.BaseURL
+	rec, err := harness.StartRecording(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, v := range Variants(table, t.Route) {
+		c := &Conv{
+			Target: t, Table: table, Decider: v, Dialect: dia,
+			Client:  &http.Client{Transport: rec},
+			Session: &engine.Session{ID: fmt.Sprintf("%s-%d", t.ID, i)},
+			TempDir: tmp,
+		}
+		if err := sc.Run(ctx, c); err != nil && isTransportError(err) {
+			rec.Abort()
+			return nil, nil, fmt.Errorf("%s/%s: variant %d: %w", t.ID, sc.Name, i, err)
+		}
+	}
+	its, err := rec.Finish()
+	return its, rec, err
+}
+
+// isTransportError reports whether err is a network or harness failure
+// rather than a provider's answer.
+func isTransportError(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue) || errors.Is(err, harness.ErrRequestCap) || errors.Is(err, context.Canceled)
+}

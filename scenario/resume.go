@@ -1,0 +1,46 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/replaycheck/replaycheck/internal/jsondiff"
+)
+
+var resume = Scenario{
+	Name:        "resume",
+	Requirement: "A turn reloaded from the session store replays exactly like the live turn.",
+	Applies:     always,
+	Run: func(ctx context.Context, c *Conv) error {
+		c.User(questions[0])
+		call, err := c.Turn(ctx, false)
+		if err := accepted("the tool-call turn", call, err); err != nil {
+			return err
+		}
+		if err := c.ToolResult("The cache TTL is 0 in CI."); err != nil {
+			return err
+		}
+		resumed, err := persistAndReload(ctx, c)
+		if err != nil {
+			return err
+		}
+		live, err := c.Shape(c.Session, false)
+		if err != nil {
+			return err
+		}
+		again, err := c.Shape(resumed, false)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(live, again) {
+			diffs, _ := jsondiff.Diff(live, again)
+			return fail("the resumed session's request", "byte-identical to the live session's", jsondiff.Format(diffs))
+		}
+		res, err := c.TurnOn(ctx, resumed, false)
+		if err := accepted("the turn after resume", res, err); err != nil {
+			return err
+		}
+		c.Note("the resumed request is byte-identical to the live one (%d bytes)", len(live))
+		return nil
+	},
+}

@@ -1,0 +1,193 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/engine/dialects"
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
+	"github.com/replaycheck/replaycheck/report"
+	"github.com/replaycheck/replaycheck/suites/harness"
+)
+
+// A Runner replays committed cassettes through the engine with a route
+// table and turns each target × scenario into a matrix cell.
+type Runner struct {
+	// Matrix holds the targets and known failures.
+	Matrix *matrix.File
+	// Table is the route table under test; nil means Matrix.Table.
+	Table *engine.Table
+	// Profiles are the provider profiles by name (they decide which
+	// scenarios apply to a target).
+	Profiles map[string]*providers.Profile
+	// CassetteDir is the cassettes/ directory.
+	CassetteDir string
+}
+
+func (r *Runner) table() *engine.Table {
+	if r.Table != nil {
+		return r.Table
+	}
+	return &r.Matrix.Table
+}
+
+// Cell runs one scenario against one target's cassette.
+func (r *Runner) Cell(ctx context.Context, t matrix.Target, sc Scenario) report.Cell {
+	cell := report.Cell{Target: t.ID, Scenario: sc.Name, Cassette: harness.Path("cassettes", t.ID, sc.Name)}
+	p, ok := r.Profiles[t.Profile]
+	if !ok {
+		cell.Status, cell.Detail = report.StatusFail, fmt.Sprintf("target %s names profile %q, which does not exist", t.ID, t.Profile)
+		return cell
+	}
+	if applies, why := sc.Applies(t, p); !applies {
+		cell.Status, cell.Detail, cell.Cassette = report.StatusNA, why, ""
+		return cell
+	}
+	out := r.run(ctx, t, sc, &cell)
+	return r.judge(t, sc, cell, out)
+}
+
+// outcome is what a replayed scenario produced.
+type outcome struct {
+	err      error
+	notes    []string
+	advisory string
+	misses   []harness.Miss
+	unused   int
+	recorded int
+}
+
+func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, cell *report.Cell) outcome {
+	path := harness.Path(r.CassetteDir, t.ID, sc.Name)
+	replay, err := harness.OpenReplay(path)
+	if errors.Is(err, harness.ErrNoCassette) {
+		return outcome{err: fmt.Errorf("%w: no cassette; record it with: replaycheck record --target %s --scenario %s", harness.ErrNoMatch, t.ID, sc.Name)}
+	}
+	if err != nil {
+		return outcome{err: err}
+	}
+	defer replay.Close()
+	cell.Provenance = replay.File.Provenance.Label()
+	dia, err := dialects.For(t.Route.APIMode)
+	if err != nil {
+		return outcome{err: err}
+	}
+	tmp, err := os.MkdirTemp("", "replaycheck-run-*")
+	if err != nil {
+		return outcome{err: err}
+	}
+	defer os.RemoveAll(tmp)
+	table := r.table()
+	c := &Conv{
+		Target: t, Table: table, Decider: table, Dialect: dia,
+		Client:  &http.Client{Transport: replay},
+		Session: &engine.Session{ID: t.ID},
+		Replay:  replay, TempDir: tmp,
+	}
+	err = sc.Run(ctx, c)
+	return outcome{err: err, notes: c.notes, advisory: c.advisory, misses: replay.Misses(),
+		unused: len(replay.Unused()), recorded: len(replay.File.Interactions)}
+}
+
+// judge turns an outcome into a cell, applying declared known failures.
+func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outcome) report.Cell {
+	var failure *Failure
+	var refusal *engine.RefusalError
+	switch {
+	case out.err == nil:
+		cell.Status = report.StatusPass
+		cell.Detail = strings.Join(out.notes, "; ")
+		if out.advisory != "" {
+			cell.Status = report.StatusAdvisory
+			cell.Detail = out.advisory
+		}
+		if out.recorded > 0 {
+			cell.Detail = strings.TrimPrefix(cell.Detail+fmt.Sprintf("; used %d of %d recorded interactions", out.recorded-out.unused, out.recorded), "; ")
+		}
+	case errors.Is(out.err, harness.ErrNoMatch):
+		cell.Status = report.StatusUnverified
+		cell.Detail = "the engine sent a request this cassette has no recorded answer for: record it"
+		if len(out.misses) > 0 {
+			m := out.misses[0]
+			cell.Actual = fmt.Sprintf("%s %s", m.Method, m.Path)
+			cell.Expected = m.Explain()
+		} else {
+			cell.Detail = out.err.Error()
+		}
+	case errors.As(out.err, &refusal):
+		cell.Status = report.StatusFail
+		cell.Detail = fmt.Sprintf("the provider refused the request (%d)", refusal.Status)
+		cell.ProviderError = string(refusal.Body)
+		cell.Expected = "the request accepted"
+		cell.Actual = fmt.Sprintf("refused with %d", refusal.Status)
+	case errors.As(out.err, &failure):
+		cell.Status = report.StatusFail
+		cell.Detail = failure.What
+		cell.Expected, cell.Actual = failure.Expected, failure.Actual
+		if strings.Contains(failure.Actual, "refused") {
+			cell.ProviderError = failure.Actual
+		}
+	default:
+		cell.Status = report.StatusFail
+		cell.Detail = "harness error: " + out.err.Error()
+	}
+	if cell.Status == report.StatusPass || cell.Status == report.StatusAdvisory {
+		cell.Cassette = ""
+	}
+	if k, declared := r.Matrix.KnownFailure(t.ID, sc.Name); declared {
+		switch cell.Status {
+		case report.StatusFail:
+			cell.Status = report.StatusKnownFail
+			cell.Detail = "known failure: " + k.Reason + " (" + cell.Detail + ")"
+		case report.StatusPass, report.StatusAdvisory:
+			cell.Status = report.StatusFail
+			cell.Detail = fmt.Sprintf("declared as a known failure in matrix.yaml:%d but it passes now: remove the declaration", k.Line)
+		}
+	}
+	return cell
+}
+
+// RunMatrix runs every selected target × scenario (all when the selections
+// are empty) and returns the matrix; progress, when set, is called after
+// each cell.
+func (r *Runner) RunMatrix(ctx context.Context, targets, scenarios []string, progress func(report.Cell)) (*report.Matrix, error) {
+	m := &report.Matrix{}
+	for _, sc := range All() {
+		if len(scenarios) == 0 || slices.Contains(scenarios, sc.Name) {
+			m.Scenarios = append(m.Scenarios, sc.Name)
+		}
+	}
+	for _, name := range scenarios {
+		if _, ok := ByName(name); !ok {
+			return nil, fmt.Errorf("unknown scenario %q (want one of %s)", name, strings.Join(matrix.Scenarios, ", "))
+		}
+	}
+	for _, id := range targets {
+		if _, ok := r.Matrix.Target(id); !ok {
+			return nil, fmt.Errorf("unknown target %q", id)
+		}
+	}
+	for _, t := range r.Matrix.Targets {
+		if len(targets) > 0 && !slices.Contains(targets, t.ID) {
+			continue
+		}
+		m.Targets = append(m.Targets, t.ID)
+		for _, name := range m.Scenarios {
+			sc, _ := ByName(name)
+			cell := r.Cell(ctx, t, sc)
+			m.Cells = append(m.Cells, cell)
+			if progress != nil {
+				progress(cell)
+			}
+		}
+	}
+	return m, nil
+}
+

@@ -1,0 +1,245 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
+	"gopkg.in/dnaeon/go-vcr.v3/recorder"
+)
+
+// ErrRequestCap is returned once a recording has sent its maximum number of
+// requests to the provider.
+var ErrRequestCap = errors.New("request cap reached")
+
+// RecordOptions configures a [Recording].
+type RecordOptions struct {
+	// TargetBaseURL is the target's own base URL: what the cassette shows.
+	TargetBaseURL string
+	// SendBaseURL, when set, redirects where requests really go (the
+	// simulator, a regional endpoint); the cassette still shows the
+	// target's URL.
+	SendBaseURL string
+	// Authorize adds credentials to the outgoing copy of a request only, so
+	// they never enter the recorder (secrets by construction).
+	Authorize func(*http.Request)
+	// Secrets are values (API keys) scrubbed from every stored body.
+	Secrets []string
+	// MaxRequests caps how many requests reach the provider (0 = no cap).
+	MaxRequests int
+	// Transport is the network transport (default http.DefaultTransport).
+	Transport http.RoundTripper
+}
+
+// A Recording records a scenario's requests with the go-vcr recorder in
+// record mode. Identical requests (same method, path and canonical body)
+// are sent once and answered from the recording afterwards.
+type Recording struct {
+	opts   RecordOptions
+	tmpDir string
+	rec    *recorder.Recorder
+	target *url.URL
+
+	mu        sync.Mutex
+	sent      int
+	simulator string
+}
+
+// SimulatorHeader is the response header by which `replaycheck serve`
+// identifies itself ("<profile>/v<version>").
+const SimulatorHeader = "Replaycheck-Simulator"
+
+// StartRecording begins a recording; call [Recording.Finish] to collect
+// the interactions, or [Recording.Abort] to drop them.
+func StartRecording(opts RecordOptions) (*Recording, error) {
+	target, err := url.Parse(opts.TargetBaseURL)
+	if err != nil || target.Host == "" {
+		return nil, fmt.Errorf("record: target base URL %q is not absolute", opts.TargetBaseURL)
+	}
+	if opts.Transport == nil {
+		opts.Transport = http.DefaultTransport
+	}
+	tmp, err := os.MkdirTemp("", "replaycheck-record-*")
+	if err != nil {
+		return nil, err
+	}
+	r := &Recording{opts: opts, tmpDir: tmp, target: target}
+	rec, err := recorder.NewWithOptions(&recorder.Options{
+		CassetteName:  filepath.Join(tmp, "cassette"),
+		Mode:          recorder.ModeRecordOnly,
+		RealTransport: roundTripFunc(r.send),
+	})
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	rec.SetReplayableInteractions(true)
+	rec.SetMatcher(matchCanonical)
+	rec.AddHook(r.scrub, recorder.BeforeSaveHook)
+	r.rec = rec
+	return r, nil
+}
+
+// matchCanonical matches on method, path and canonical body (the canonical
+// form travels in the request context).
+func matchCanonical(req *http.Request, rec cassette.Request) bool {
+	if req.Method != rec.Method {
+		return false
+	}
+	u, err := url.Parse(rec.URL)
+	if err != nil || u.Path != req.URL.Path {
+		return false
+	}
+	got, _ := req.Context().Value(canonKey{}).([]byte)
+	want, _ := canonical([]byte(rec.Body))
+	return bytes.Equal(got, want)
+}
+
+// RoundTrip records one request.
+func (r *Recording) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		var err error
+		if body, err = io.ReadAll(req.Body); err != nil {
+			return nil, err
+		}
+		req.Body.Close()
+	}
+	c, _ := canonical(body)
+	req = req.Clone(context.WithValue(req.Context(), canonKey{}, c))
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	req.ContentLength = int64(len(body))
+	return r.rec.RoundTrip(req)
+}
+
+// send is the recorder's real transport: it redirects to SendBaseURL,
+// adds credentials to the outgoing copy, and enforces the request cap.
+func (r *Recording) send(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	if r.opts.MaxRequests > 0 && r.sent >= r.opts.MaxRequests {
+		r.mu.Unlock()
+		return nil, fmt.Errorf("record: %w (--max-requests %d)", ErrRequestCap, r.opts.MaxRequests)
+	}
+	r.sent++
+	r.mu.Unlock()
+	out := req.Clone(req.Context())
+	if r.opts.SendBaseURL != "" {
+		u, err := redirect(req.URL, r.target, r.opts.SendBaseURL)
+		if err != nil {
+			return nil, err
+		}
+		out.URL = u
+		out.Host = u.Host
+	}
+	if r.opts.Authorize != nil {
+		r.opts.Authorize(out)
+	}
+	resp, err := r.opts.Transport.RoundTrip(out)
+	if err == nil {
+		r.mu.Lock()
+		if v := resp.Header.Get(SimulatorHeader); v != "" {
+			r.simulator = v
+		}
+		r.mu.Unlock()
+	}
+	return resp, err
+}
+
+// Simulator returns the profile name and version of the simulator that
+// answered, or ok false when no answer came from a simulator (a live
+// provider).
+func (r *Recording) Simulator() (profile string, version int, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	name, v, found := strings.Cut(r.simulator, "/v")
+	if !found {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || name == "" {
+		return "", 0, false
+	}
+	return name, n, true
+}
+
+// redirect maps a URL under the target's base onto another base.
+func redirect(u, target *url.URL, sendBase string) (*url.URL, error) {
+	base, err := url.Parse(sendBase)
+	if err != nil || base.Host == "" {
+		return nil, fmt.Errorf("record: base URL %q is not absolute", sendBase)
+	}
+	rel := strings.TrimPrefix(u.Path, strings.TrimSuffix(target.Path, "/"))
+	out := *base
+	out.Path = strings.TrimSuffix(base.Path, "/") + rel
+	out.RawQuery = u.RawQuery
+	return &out, nil
+}
+
+// Sent returns how many requests reached the provider.
+func (r *Recording) Sent() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sent
+}
+
+// scrub runs before anything is written: it keeps only harmless headers,
+// removes credential query parameters and secret values, pins the host to
+// the target's, and zeroes volatile fields so recordings are byte-stable.
+func (r *Recording) scrub(i *cassette.Interaction) error {
+	i.Request.Headers = ScrubHeaders(i.Request.Headers)
+	i.Response.Headers = ScrubHeaders(i.Response.Headers)
+	i.Request.URL = ScrubURL(i.Request.URL)
+	i.Request.Host = r.target.Host
+	i.Request.RemoteAddr = ""
+	i.Request.RequestURI = ""
+	i.Request.Form = nil
+	i.Request.Trailer = nil
+	i.Request.TransferEncoding = nil
+	i.Request.Proto, i.Request.ProtoMajor, i.Request.ProtoMinor = "HTTP/1.1", 1, 1
+	i.Response.Proto, i.Response.ProtoMajor, i.Response.ProtoMinor = "HTTP/1.1", 1, 1
+	i.Response.Trailer = nil
+	i.Response.TransferEncoding = nil
+	i.Response.Duration = 0
+	i.Response.ContentLength = int64(len(i.Response.Body))
+	i.Request.ContentLength = int64(len(i.Request.Body))
+	for _, s := range r.opts.Secrets {
+		if s == "" {
+			continue
+		}
+		i.Request.Body = strings.ReplaceAll(i.Request.Body, s, "[scrubbed]")
+		i.Response.Body = strings.ReplaceAll(i.Response.Body, s, "[scrubbed]")
+		i.Request.URL = strings.ReplaceAll(i.Request.URL, s, "[scrubbed]")
+	}
+	return nil
+}
+
+// Finish stops the recorder and returns the scrubbed interactions, in the
+// order they were first sent.
+func (r *Recording) Finish() ([]*cassette.Interaction, error) {
+	defer os.RemoveAll(r.tmpDir)
+	if err := r.rec.Stop(); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	c, err := cassette.Load(filepath.Join(r.tmpDir, "cassette"))
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	return c.Interactions, nil
+}
+
+// Abort drops the recording; nothing is written.
+func (r *Recording) Abort() { os.RemoveAll(r.tmpDir) }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
