@@ -147,6 +147,11 @@ func parseNode(file string, data []byte) (*yaml.Node, error) {
 // yamlLine matches the "line N: " prefix of yaml's messages.
 var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
+// parserProblems start the messages of yaml's parser (not scanner) errors,
+// whose line yaml reports 0-based and at the start of the enclosing
+// construct (the rule's mapping, not the broken key inside it).
+var parserProblems = []string{"did not find expected", "found duplicate", "found incompatible", "found undefined"}
+
 // yamlError turns a yaml decoding error into file:line errors.
 func yamlError(file string, err error) error {
 	var msgs []string
@@ -162,6 +167,12 @@ func yamlError(file string, err error) error {
 		if g := yamlLine.FindStringSubmatch(m); g != nil {
 			e.Line, _ = strconv.Atoi(g[1])
 			e.Msg = g[2]
+			for _, p := range parserProblems {
+				if strings.HasPrefix(e.Msg, p) {
+					e.Line++
+					break
+				}
+			}
 		}
 		list = append(list, e)
 	}

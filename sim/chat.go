@@ -51,35 +51,26 @@ func chatSupports(c providers.Condition) error {
 // chatCheck evaluates a condition over an OpenAI chat completions request.
 func chatCheck(s *Simulator, q *request, c providers.Condition) (hit, bool) {
 	msgs := q.root.Get("messages").Array()
-	lastUser := -1
+	lastUser, lastTool := -1, -1
 	for i, m := range msgs {
-		if m.Get("role").String() == "user" {
+		switch m.Get("role").String() {
+		case "user":
 			lastUser = i
+		case "assistant":
+			if hasToolCalls(m) {
+				lastTool = i
+			}
 		}
 	}
 	for i, m := range msgs {
 		if m.Get("role").String() != "assistant" {
 			continue
 		}
-		if h, ok := chatCheckMessage(s, q, c, i, m, i > lastUser, isLastToolTurn(msgs, i)); ok {
+		if h, ok := chatCheckMessage(s, q, c, i, m, i > lastUser, i == lastTool); ok {
 			return h, true
 		}
 	}
 	return hit{}, false
-}
-
-// isLastToolTurn reports whether message i is the last assistant message
-// with tool calls.
-func isLastToolTurn(msgs []gjson.Result, i int) bool {
-	if !hasToolCalls(msgs[i]) {
-		return false
-	}
-	for _, m := range msgs[i+1:] {
-		if m.Get("role").String() == "assistant" && hasToolCalls(m) {
-			return false
-		}
-	}
-	return true
 }
 
 func hasToolCalls(m gjson.Result) bool {
@@ -137,12 +128,15 @@ func chatCheckMessage(s *Simulator, q *request, c providers.Condition, i int, m 
 }
 
 // valueMissing applies tool_turn_field_missing to one message: the key is
-// absent or null, or (BlankIsMissing) "", or (WhitespaceIsMissing) only
-// whitespace.
+// absent or null, or (BlankIsMissing) "" or [], or (WhitespaceIsMissing)
+// only whitespace.
 func valueMissing(m gjson.Result, c providers.Condition) bool {
 	v, ok := key(m, c.Field)
 	if !ok || v.Type == gjson.Null {
 		return true
+	}
+	if v.IsArray() {
+		return c.BlankIsMissing && len(v.Array()) == 0
 	}
 	if v.Type != gjson.String {
 		return false

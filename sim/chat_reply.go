@@ -34,7 +34,7 @@ func chatMessage(s *Simulator, t *turn) obj {
 		m = m.with("reasoning", t.reasoning)
 	}
 	if s.emits(chatDetails) {
-		items := arr{chatTextDetail(s, t.reasoning, s.scheme() == "thinking-signature")}
+		items := arr{chatTextDetail(s, t.reasoning, s.signsDetails())}
 		if s.scheme() == "encrypted-details" {
 			items = append(items, chatEncryptedDetail(s, t))
 		}
@@ -53,6 +53,12 @@ func chatMessage(s *Simulator, t *turn) obj {
 		m = m.with("tool_calls", arr{chatToolCall(s, t, "{}", true)})
 	}
 	return m
+}
+
+// signsDetails reports whether reasoning.text items carry a signature: the
+// profile signs reasoning_details (under any scheme).
+func (s *Simulator) signsDetails() bool {
+	return s.p.Signing != nil && listed(s.p.Signing.Fields, chatDetails)
 }
 
 // chatTextDetail is a reasoning.text item, signed when the profile signs.
@@ -148,7 +154,7 @@ func chatStream(s *Simulator, q *request, t *turn) [][]byte {
 			out = append(out, chunk(d, nil))
 		}
 	}
-	if s.emits(chatDetails) && s.scheme() == "thinking-signature" {
+	if s.emits(chatDetails) && s.signsDetails() {
 		sig := obj{{"type", "reasoning.text"}, {"signature", s.g.sign(t.reasoning)}}
 		out = append(out, chunk(obj{{chatDetails, arr{chatDetailTail(s, sig, 0)}}}, nil))
 	}

@@ -18,12 +18,13 @@
 // # Rules
 //
 // The profile's rules are checked in order and the first whose condition
-// holds (and whose Models restriction matches the model) answers with its
-// status and body, placeholders filled: {index} the 0-based message (or
-// content) index, {field} the condition's field, {path} the JSON path of
+// holds (and applies to the model, [providers.Condition.AppliesTo]) answers
+// with its status and body, placeholders filled: {index} the 0-based
+// message (or content) index, {field} the condition's field, {path} the JSON path of
 // the message field or content block in play (messages.2.reasoning_content,
 // messages.1.content.0, contents.3.parts.0) and {request_id}
-// ("req_sim_" + 12 hex of sha256(body)). A streaming request to a rule with
+// ("sim_" + 12 hex of sha256(body); bodies carry the vendor's prefix, so
+// "req_{request_id}" renders req_sim_…). A streaming request to a rule with
 // stream_framing sse gets the body as one `data:` line (text/event-stream).
 //
 // Condition fields understood per dialect:
@@ -43,7 +44,8 @@
 //     reasoningContent.redactedContent for sealed_blob_foreign.
 //   - gemini: thoughtSignature.
 //
-// New refuses a profile with a condition outside this vocabulary.
+// New refuses a profile that fails [providers.Profile.Validate] or has a
+// condition outside this vocabulary.
 //
 // # Answers
 //
@@ -57,6 +59,19 @@
 // keeps-prior-reasoning flag applies to the model but the request does not
 // carry it, only reasoning after the last user turn. Streams split text
 // carriers into several deltas and send signatures last.
+//
+// Carriers follow the profile's emits: chat reasoning_content, reasoning,
+// reasoning_details (a reasoning.text item, signed when the profile signs
+// reasoning_details, plus a reasoning.encrypted item under
+// encrypted-details), Copilot reasoning_text and reasoning_opaque (with
+// function.thought_signature on tool calls), Gemini OpenAI-compatible
+// extra_content.google.thought_signature (per tool call, or on the message
+// of a text turn); Anthropic thinking blocks (signature_delta last in
+// streams); Converse reasoningContent ({"signature"} delta last); Gemini a
+// thought part, then a signed functionCall part or text part (streams end
+// with an empty text part carrying the signature). A user text containing
+// Anthropic's redaction trigger string gets redacted_thinking /
+// redactedContent instead, on profiles that sign redacted data.
 //
 // # Signatures
 //

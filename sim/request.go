@@ -1,12 +1,12 @@
 package sim
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -28,7 +28,9 @@ type request struct {
 	model string
 	// stream is true when the caller asked for a streamed answer.
 	stream bool
-	// id is the deterministic request id, "req_sim_" + 12 hex of sha256(body).
+	// id is the deterministic request id, "sim_" + 12 hex of sha256(body).
+	// Profile bodies keep the vendor's prefix around it ("req_{request_id}"
+	// renders req_sim_…).
 	id string
 	// digest is sha256(body) in hex.
 	digest string
@@ -44,7 +46,7 @@ func (e *clientError) Error() string { return e.msg }
 
 // readRequest reads and checks the body of a model call.
 func readRequest(w http.ResponseWriter, r *http.Request, mode string) (*request, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	body, err := readBody(w, r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -52,7 +54,7 @@ func readRequest(w http.ResponseWriter, r *http.Request, mode string) (*request,
 		}
 		return nil, &clientError{http.StatusBadRequest, fmt.Sprintf("request body: %v", err)}
 	}
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, &clientError{http.StatusBadRequest, "request body: empty; expected a JSON object"}
 	}
 	if !gjson.ValidBytes(body) {
@@ -68,7 +70,7 @@ func readRequest(w http.ResponseWriter, r *http.Request, mode string) (*request,
 		path:   r.URL.EscapedPath(),
 		body:   body,
 		root:   root,
-		id:     "req_sim_" + digest[:12],
+		id:     "sim_" + digest[:12],
 		digest: digest,
 	}
 	switch mode {
@@ -93,6 +95,19 @@ func readRequest(w http.ResponseWriter, r *http.Request, mode string) (*request,
 		return nil, &clientError{http.StatusBadRequest, fmt.Sprintf("request body: %s: expected an array, got %s", list, kind(v))}
 	}
 	return q, nil
+}
+
+// readBody reads the whole body, sized from Content-Length when known.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	var b bytes.Buffer
+	if r.Body == nil {
+		return nil, nil
+	}
+	if n := r.ContentLength; n > 0 && n <= maxBody {
+		b.Grow(int(n) + bytes.MinRead)
+	}
+	_, err := b.ReadFrom(http.MaxBytesReader(w, r.Body, maxBody))
+	return b.Bytes(), err
 }
 
 // syntaxError locates the first JSON syntax error by byte offset.

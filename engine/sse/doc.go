@@ -25,6 +25,10 @@
 // Every [Event] carries the byte offset of its first line in the stream,
 // so errors and reports can point into a cassette body. A line longer than
 // the limit ([Reader.SetMaxLine], 16 MiB by default) and a failing
-// underlying reader give errors that name the byte offset. The reader
-// reuses its buffers and allocates only the strings of each event.
+// underlying reader give errors that name the byte offset.
+//
+// The reader is linear in the stream and reuses its buffers. Event data is
+// copied once into slabs shared by neighbouring events (up to 256 KiB
+// each), so keeping one Data string keeps its slab alive; copy it if a
+// small piece must outlive a large stream.
 package sse

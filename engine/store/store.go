@@ -46,11 +46,13 @@ func Open(path string) (*Store, error) {
 }
 
 // dsn builds a file: URI for path, so that any character of the path is
-// taken literally, with the pragmas every connection needs: foreign keys
-// on, and a busy timeout for a second Store on the same file.
+// taken literally, with the settings every connection needs: foreign keys
+// on, and for a second Store on the same file a busy timeout and
+// transactions that take the write lock when they begin (a transaction that
+// reads and then writes could otherwise fail with "database is locked").
 func dsn(path string) string {
 	u := url.URL{Path: filepath.Clean(path)}
-	return "file:" + u.EscapedPath() + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)"
+	return "file:" + u.EscapedPath() + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_txlock=immediate"
 }
 
 // Path returns the file the store was opened from.
