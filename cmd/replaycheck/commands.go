@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// A command is one subcommand of replaycheck.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, io *streams, args []string) error
+}
+
+// commands is the explicit list of subcommands, in help order.
+var commands = []command{
+	{"explain", "show the route decision for a route, and why", runExplain},
+	{"shape", "print the request body a session becomes on a route", runShape},
+	{"capture", "print the stored assistant message a response becomes", runCapture},
+	{"session", "inspect a session store: session show", runSession},
+}
+
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// dispatch routes args to a command and returns the command's name (for
+// error messages) and its error.
+func dispatch(ctx context.Context, std *streams, args []string) (string, error) {
+	if len(args) == 0 {
+		return "", &usageError{usage: topUsage, err: fmt.Errorf("no command given")}
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		return "help", runHelp(ctx, std, args[1:])
+	}
+	c, ok := lookup(args[0])
+	if !ok {
+		return "", &usageError{usage: topUsage, err: fmt.Errorf("unknown command %q", args[0])}
+	}
+	return c.name, c.run(ctx, std, args[1:])
+}
+
+// runHelp prints the command list, or one command's usage.
+func runHelp(ctx context.Context, std *streams, args []string) error {
+	if len(args) == 0 {
+		topUsage(std.out)
+		return nil
+	}
+	c, ok := lookup(args[0])
+	if !ok {
+		return &usageError{usage: topUsage, err: fmt.Errorf("unknown command %q", args[0])}
+	}
+	return c.run(ctx, std, append(args[1:len(args):len(args)], "-h"))
+}
+
+// topUsage prints the synopsis and the command list.
+func topUsage(w io.Writer) {
+	fmt.Fprint(w, "usage: replaycheck <command> [flags] [args]\n\n"+
+		"replaycheck checks a reasoning-replay route table (matrix.yaml) against\n"+
+		"what providers accept.\n\ncommands:\n")
+	width := 0
+	for _, c := range commands {
+		width = max(width, len(c.name))
+	}
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
+	}
+	fmt.Fprint(w, "\n"+strings.Join([]string{
+		"Run 'replaycheck help <command>' or 'replaycheck <command> -h' for a command's flags.",
+		"Every command takes --matrix FILE (default matrix.yaml).",
+		"Exit codes: 0 ok, 1 conformance failures, 2 usage error, 3 harness error or bad input.",
+	}, "\n")+"\n")
+}

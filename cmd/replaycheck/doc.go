@@ -1,0 +1,19 @@
+// Command replaycheck is the conformance harness's command line: it
+// explains route decisions, shapes sessions into request bodies, captures
+// responses into stored messages and inspects session stores, with more
+// commands listed in commands.go.
+//
+// Usage:
+//
+//	replaycheck <command> [flags] [args]
+//	replaycheck help [command]
+//
+// Every command takes --matrix FILE (default matrix.yaml), the route table.
+// Output written with --json, and the JSON that shape and capture print,
+// is a stable contract for scripts.
+//
+// Exit codes: 0 ok, 1 conformance failures found, 2 usage error (unknown
+// command, bad or missing flags), 3 harness error or bad input (an
+// unreadable file, malformed JSON or SSE), with a message naming the file
+// and the position in it.
+package main

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	badJSON := write("bad.json", "{\n  \"messages\": [\n    {\"role\": \"user\",}\n  ]\n}\n")
+	noRole := write("norole.json", `[{"role":"user","content":"hi"},{"content":"no role"}]`)
+	badMatrix := write("matrix.yaml", "version: 1\necho_families:\n  - name: Bad Name\n    hosts: [x.com]\n")
+	badStream := write("bad.sse", "data: {\"choices\":[]}\n\ndata: {not json}\n\n")
+	emptyStream := write("empty.sse", ": keep-alive\n\n")
+	errorBody := write("error.json", `{"error":{"message":"The model is overloaded","code":529}}`)
+	notDB := write("not.db", strings.Repeat("plain text, not SQLite\n", 100))
+	db := sampleStore(t)
+	route := []string{"--provider", "deepseek", "--base-url", "https://api.deepseek.com/v1", "--model", "deepseek-v4-flash"}
+	explain := append([]string{"explain", "--matrix", testMatrix}, route...)
+	shape := append([]string{"shape", "--matrix", testMatrix}, route...)
+
+	tests := []struct {
+		reason string
+		args   []string
+		stdin  string
+		code   int
+		stderr []string
+	}{
+		{"no command", nil, "", 2, []string{"replaycheck: no command given", "usage: replaycheck <command>"}},
+		{"unknown command", []string{"frobnicate"}, "", 2, []string{`replaycheck: unknown command "frobnicate"`, "commands:"}},
+		{"help for an unknown command", []string{"help", "frobnicate"}, "", 2, []string{`unknown command "frobnicate"`}},
+		{"unknown flag", append(slicesClone(explain), "--bogus"), "", 2, []string{"replaycheck explain: flag provided but not defined: -bogus", "usage: replaycheck explain"}},
+		{"missing required flags", []string{"explain", "--provider", "deepseek"}, "", 2, []string{"missing required --base-url, --model", "usage: replaycheck explain"}},
+		{"unknown api mode", append(slicesClone(explain), "--api-mode", "soap"), "", 2, []string{`--api-mode "soap": unknown api mode`}},
+		{"unknown carrier in --rejected", append(slicesClone(explain), "--rejected", "reasoning,thinking"), "", 2, []string{`--rejected: unknown carrier "thinking"`}},
+		{"a base URL without a host", []string{"explain", "--provider", "p", "--model", "m", "--base-url", "http://"}, "", 2, []string{`--base-url "http://": no hostname`}},
+		{"a stray argument", append(slicesClone(explain), "extra"), "", 2, []string{`unexpected argument "extra"`}},
+		{"a missing matrix file", []string{"explain", "--matrix", filepath.Join(dir, "nope.yaml"), "--provider", "p", "--model", "m", "--base-url", "x.com"}, "", 3, []string{"replaycheck explain: matrix: open " + filepath.Join(dir, "nope.yaml")}},
+		{"a malformed matrix names the line", []string{"explain", "--matrix", badMatrix, "--provider", "p", "--model", "m", "--base-url", "x.com"}, "", 3, []string{badMatrix + ":3:"}},
+		{"a missing session file", append(slicesClone(shape), "--session", filepath.Join(dir, "missing.json")), "", 3, []string{"replaycheck shape: open " + filepath.Join(dir, "missing.json") + ": no such file"}},
+		{"malformed session JSON names line and column", append(slicesClone(shape), "--session", badJSON), "", 3, []string{badJSON + ":3:21: invalid JSON"}},
+		{"malformed session on stdin", shape, "[{\"role\":", 3, []string{"<stdin>:1:9: invalid JSON"}},
+		{"empty stdin", shape, "", 3, []string{"<stdin>: empty input"}},
+		{"a message without a role names its index", append(slicesClone(shape), "--session", noRole), "", 3, []string{noRole + ": session: messages.1: missing role"}},
+		{"malformed response body", []string{"capture", badJSON}, "", 3, []string{badJSON + ":3:21: invalid JSON"}},
+		{"an error response body", []string{"capture", errorBody}, "", 3, []string{errorBody + ": chat: response is an error"}},
+		{"malformed stream event names the offset", []string{"capture", "--stream", badStream}, "", 3, []string{badStream + ": chat: stream: event at offset 22: data is not valid JSON"}},
+		{"a stream without chunks", []string{"capture", "--stream", emptyStream}, "", 3, []string{emptyStream + ": chat: stream: no chunk events"}},
+		{"two input files", []string{"capture", badJSON, errorBody}, "", 2, []string{`unexpected argument "` + errorBody + `"`}},
+		{"session without a subcommand", []string{"session"}, "", 2, []string{"no subcommand given", "show  list the sessions"}},
+		{"unknown session subcommand", []string{"session", "drop"}, "", 2, []string{`unknown subcommand "drop"`}},
+		{"session show without --db", []string{"session", "show"}, "", 2, []string{"missing required --db", "usage: replaycheck session show"}},
+		{"a store file that does not exist", []string{"session", "show", "--db", filepath.Join(dir, "none.db")}, "", 3, []string{"stat " + filepath.Join(dir, "none.db") + ": no such file"}},
+		{"a store file that is not SQLite", []string{"session", "show", "--db", notDB}, "", 3, []string{"store: open " + notDB + ": file is not a database"}},
+		{"an unknown session id", []string{"session", "show", "--db", db, "ghost"}, "", 3, []string{`store: session "ghost": load: no such session`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			r := runMain(t, tt.stdin, tt.args...)
+			if r.code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", r.code, tt.code, r.stderr)
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(r.stderr, s) {
+					t.Errorf("stderr does not contain %q:\n%s", s, r.stderr)
+				}
+			}
+			if r.stdout != "" {
+				t.Errorf("a failing command wrote to stdout:\n%s", r.stdout)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none.db")); err == nil {
+		t.Error("session show created the store file it was asked to show")
+	}
+}
+
+func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+func TestExitCodeKinds(t *testing.T) {
+	tests := []struct {
+		reason string
+		err    error
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"success", nil, 0, "", ""},
+		{"help goes to stdout", &helpRequest{usage: func(w io.Writer) { fmt.Fprint(w, "usage: x\n") }}, 0, "usage: x\n", ""},
+		{"usage errors print the usage", &usageError{usage: func(w io.Writer) { fmt.Fprint(w, "usage: x\n") }, err: fmt.Errorf("bad")}, 2, "", "replaycheck demo: bad\n\nusage: x\n"},
+		{"conformance failures", fmt.Errorf("gate: %w", &failuresError{n: 3, what: "cells failed"}), 1, "", "replaycheck demo: 3 cells failed\n"},
+		{"anything else is a harness error", fmt.Errorf("cassettes/x.yaml: interaction 2: boom"), 3, "", "replaycheck demo: cassettes/x.yaml: interaction 2: boom\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := exitCode(&streams{out: &out, err: &errb}, "demo", tt.err)
+			if code != tt.code || out.String() != tt.stdout || errb.String() != tt.stderr {
+				t.Errorf("exitCode = %d, stdout %q, stderr %q; want %d, %q, %q", code, out.String(), errb.String(), tt.code, tt.stdout, tt.stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+)
+
+// explainRoutes are representative routes for the explain goldens.
+var explainRoutes = []struct {
+	reason string
+	name   string
+	args   []string
+}{
+	{"must-echo family by provider: pad on", "deepseek",
+		[]string{"--provider", "deepseek", "--base-url", "https://api.deepseek.com/v1", "--model", "deepseek-v4-flash"}},
+	{"strict row beats the deepseek model substring: no carrier, no pad", "mistral-deepseek-r1",
+		[]string{"--provider", "mistral", "--base-url", "https://api.mistral.ai/v1", "--model", "deepseek-r1"}},
+	{"no row, local endpoint: RC and R", "local",
+		[]string{"--provider", "llama-cpp", "--base-url", "http://localhost:8080/v1", "--model", "qwen3.6-35b"}},
+	{"look-alike host matches neither the kimi family nor its flag", "lookalike",
+		[]string{"--provider", "relay", "--base-url", "https://moonshot.ai.evil/v1", "--model", "kimi-k2.6"}},
+	{"glm keep-thinking flag", "glm",
+		[]string{"--provider", "zai", "--base-url", "https://api.z.ai/api/paas/v4", "--model", "glm-5.3"}},
+	{"copilot reads its private native fields", "copilot",
+		[]string{"--provider", "copilot", "--base-url", "https://api.githubcopilot.com", "--model", "claude-sonnet-4.5"}},
+	{"recorded rejections leave RC on a gateway", "rejected",
+		[]string{"--provider", "openrouter", "--base-url", "https://openrouter.ai/api/v1", "--model", "anthropic/claude-sonnet-4.5", "--rejected", "reasoning,reasoning_details"}},
+	{"echo opt-in pads an unknown vendor", "opt-in",
+		[]string{"--provider", "acme", "--base-url", "api.acme.example", "--model", "acme-think-1", "--echo-opt-in"}},
+	{"a native api mode replays through its dialect", "anthropic",
+		[]string{"--provider", "anthropic", "--base-url", "https://api.anthropic.com", "--model", "claude-opus-4-6", "--api-mode", "anthropic"}},
+}
+
+func TestExplainGolden(t *testing.T) {
+	var tests []goldenCase
+	for _, r := range explainRoutes {
+		args := append([]string{"explain", "--matrix", testMatrix}, r.args...)
+		tests = append(tests,
+			goldenCase{reason: r.reason, golden: "explain-" + r.name + ".txt", args: args},
+			goldenCase{reason: r.reason, golden: "explain-" + r.name + ".json", args: append(slices.Clone(args), "--json")})
+	}
+	runGolden(t, tests)
+}
+
+// TestExplainJSONContract pins the keys and types scripts rely on.
+func TestExplainJSONContract(t *testing.T) {
+	wantKeys := []string{"api_mode", "carriers", "echo_family", "flags", "host", "model", "native_fields", "pad", "provider", "row"}
+	tests := []struct {
+		reason     string
+		args       []string
+		row        string
+		echo       any
+		pad        bool
+		carriers   []any
+		flagsEmpty bool
+		native     []any
+	}{
+		{"deepseek pads", explainRoutes[0].args, "default", "deepseek", true, []any{"reasoning_content"}, true, []any{}},
+		{"strict sends nothing", explainRoutes[1].args, "strict", "deepseek", false, []any{}, true, []any{}},
+		{"look-alike is the default route", explainRoutes[3].args, "default", nil, false, []any{"reasoning_content"}, true, []any{}},
+		{"glm sets flags", explainRoutes[4].args, "default", nil, false, []any{"reasoning_content"}, false, []any{}},
+		{"copilot reads copilot fields", explainRoutes[5].args, "default", nil, false, []any{"reasoning_content"}, true, []any{"copilot"}},
+		{"native mode", explainRoutes[8].args, "native", nil, false, []any{}, true, []any{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reason, func(t *testing.T) {
+			r := runMain(t, "", append([]string{"explain", "--matrix", testMatrix, "--json"}, tt.args...)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			var got map[string]any
+			if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+				t.Fatal(err)
+			}
+			var keys []string
+			for k := range got {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			if !slices.Equal(keys, wantKeys) {
+				t.Fatalf("keys %v, want exactly %v", keys, wantKeys)
+			}
+			flags, _ := got["flags"].(map[string]any)
+			switch {
+			case got["row"] != tt.row:
+				t.Errorf("row = %v, want %v", got["row"], tt.row)
+			case got["echo_family"] != tt.echo:
+				t.Errorf("echo_family = %v, want %v", got["echo_family"], tt.echo)
+			case got["pad"] != tt.pad:
+				t.Errorf("pad = %v, want %v", got["pad"], tt.pad)
+			case !slices.Equal(got["carriers"].([]any), tt.carriers):
+				t.Errorf("carriers = %v, want %v", got["carriers"], tt.carriers)
+			case flags == nil || (len(flags) == 0) != tt.flagsEmpty:
+				t.Errorf("flags = %v, want empty=%v", got["flags"], tt.flagsEmpty)
+			case !slices.Equal(got["native_fields"].([]any), tt.native):
+				t.Errorf("native_fields = %v, want %v", got["native_fields"], tt.native)
+			}
+		})
+	}
+}

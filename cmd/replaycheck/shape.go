@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/engine/dialects"
+)
+
+func runShape(_ context.Context, std *streams, args []string) error {
+	f := newFlags("shape",
+		"shape --provider P --base-url URL --model M [--api-mode MODE] [--session FILE] [--echo-opt-in] [--stream]",
+		"Shape reads a session (an object with \"messages\" and an optional\n"+
+			"\"model_config\", or a bare array of messages; standard input when no\n"+
+			"--session or \"-\"), decides the route with the table and the session's\n"+
+			"recorded rejections, and prints the request body the api mode's dialect\n"+
+			"would send, indented. Opaque strings keep their exact bytes.")
+	var rf routeFlags
+	rf.register(f)
+	sessionPath := f.String("session", "", "the session `FILE` (default standard input)")
+	stream := f.Bool("stream", false, "shape a streaming request")
+	pos, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if err := f.atMost(pos, 0); err != nil {
+		return err
+	}
+	route, err := rf.route(f)
+	if err != nil {
+		return err
+	}
+	dia, err := dialects.For(route.APIMode)
+	if err != nil {
+		return err
+	}
+	mf, err := f.loadMatrix()
+	if err != nil {
+		return err
+	}
+	b, name, err := readInput(std, *sessionPath)
+	if err != nil {
+		return err
+	}
+	if err := checkJSON(name, b); err != nil {
+		return err
+	}
+	sess, err := engine.ParseSession(b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	d := mf.Table.Decide(route, sess.Config.RejectedFor(route.Key()))
+	body, err := dia.Shape(sess, d, engine.Request{Stream: *stream})
+	if err != nil {
+		return fmt.Errorf("%s: shape for %s %s: %w", name, route.APIMode, route.Host(), err)
+	}
+	if err := writeIndented(std.out, body); err != nil {
+		return fmt.Errorf("%s: shaped body for %s %s is not valid JSON: %w", name, route.APIMode, route.Host(), err)
+	}
+	return nil
+}
