@@ -111,7 +111,9 @@ func (c *Conv) send(ctx context.Context, path string, body []byte) (int, []byte,
 }
 
 // Note adds a line to the cell's detail.
-func (c *Conv) Note(format string, args ...any) { c.notes = append(c.notes, fmt.Sprintf(format, args...)) }
+func (c *Conv) Note(format string, args ...any) {
+	c.notes = append(c.notes, fmt.Sprintf(format, args...))
+}
 
 // Advise marks the cell advisory: accepted, but the table sends less than
 // the provider is recorded to accept.

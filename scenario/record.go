@@ -109,3 +109,17 @@ func isTransportError(err error) bool {
 	var ue *url.Error
 	return errors.As(err, &ue) || errors.Is(err, harness.ErrRequestCap) || errors.Is(err, context.Canceled)
 }
+
+// CassetteFile assembles a cassette from a finished recording: simulated
+// provenance (profile and version) when a simulator answered, otherwise
+// recorded provenance with the date (YYYY-MM-DD) and the host the requests
+// went to. Never both.
+func CassetteFile(t matrix.Target, sc Scenario, its []*cassette.Interaction, rec *harness.Recording, date, host string) *harness.File {
+	p := harness.Provenance{Target: t.ID, Scenario: sc.Name}
+	if name, version, ok := rec.Simulator(); ok {
+		p.Kind, p.Profile, p.ProfileVersion = harness.Simulated, name, version
+	} else {
+		p.Kind, p.Date, p.Host = harness.Recorded, date, host
+	}
+	return &harness.File{Version: cassette.CassetteFormatV2, Provenance: p, Interactions: its}
+}

@@ -190,4 +190,3 @@ func (r *Runner) RunMatrix(ctx context.Context, targets, scenarios []string, pro
 	}
 	return m, nil
 }
-

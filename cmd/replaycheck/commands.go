@@ -20,6 +20,7 @@ var commands = []command{
 	{"shape", "print the request body a session becomes on a route", runShape},
 	{"capture", "print the stored assistant message a response becomes", runCapture},
 	{"session", "inspect a session store: session show", runSession},
+	{"gate", "fail on route-table changes that break a recorded cell", runGate},
 }
 
 func lookup(name string) (command, bool) {

@@ -1,0 +1,133 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
+	"github.com/replaycheck/replaycheck/report"
+	"github.com/replaycheck/replaycheck/scenario"
+)
+
+// Kinds of change.
+const (
+	Regression  = "regression"
+	Improvement = "improvement"
+	Changed     = "changed"
+)
+
+// A Change is one cell whose outcome differs between base and head.
+type Change struct {
+	Kind       string
+	Target     string
+	Scenario   string
+	Base, Head report.Cell
+	// Field says what the head table changed for the target's route, e.g.
+	// "carriers +reasoning_content (row strict)".
+	Field string
+}
+
+// A Result is the outcome of a gate run.
+type Result struct {
+	Base, Head *report.Matrix
+	Changes    []Change
+}
+
+// Regressions returns the changes that fail the gate.
+func (r *Result) Regressions() []Change {
+	var out []Change
+	for _, c := range r.Changes {
+		if c.Kind == Regression {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Evaluate runs the base and head tables over the head's targets against
+// the cassettes in dir and compares the cells.
+func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]*providers.Profile, dir string) (*Result, error) {
+	var ids []string
+	for _, t := range head.Targets {
+		ids = append(ids, t.ID)
+	}
+	headRun := &scenario.Runner{Matrix: head, Profiles: profiles, CassetteDir: dir}
+	h, err := headRun.RunMatrix(ctx, ids, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	// The base table is judged on the head's targets, with the base's own
+	// known-failure declarations.
+	baseFile := *head
+	baseFile.Table = base.Table
+	baseFile.KnownFailures = base.KnownFailures
+	baseRun := &scenario.Runner{Matrix: &baseFile, Profiles: profiles, CassetteDir: dir}
+	b, err := baseRun.RunMatrix(ctx, ids, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Base: b, Head: h}
+	for _, hc := range h.Cells {
+		bc, _ := b.Cell(hc.Target, hc.Scenario)
+		if bc.Status == hc.Status {
+			continue
+		}
+		t, _ := head.Target(hc.Target)
+		res.Changes = append(res.Changes, Change{
+			Kind: kind(bc.Status, hc.Status), Target: hc.Target, Scenario: hc.Scenario,
+			Base: bc, Head: hc, Field: routeChange(&base.Table, &head.Table, t.Route),
+		})
+	}
+	return res, nil
+}
+
+func good(s report.Status) bool { return s == report.StatusPass || s == report.StatusAdvisory }
+
+func kind(base, head report.Status) string {
+	switch {
+	case good(base) && (head == report.StatusFail || head == report.StatusUnverified):
+		return Regression
+	case !good(base) && good(head):
+		return Improvement
+	}
+	return Changed
+}
+
+// routeChange describes what the head table decides differently from the
+// base table for a route.
+func routeChange(base, head *engine.Table, r engine.Route) string {
+	b, h := base.Decide(r, 0), head.Decide(r, 0)
+	var parts []string
+	if added := h.Carriers.Minus(b.Carriers); !added.Empty() {
+		parts = append(parts, "carriers +"+strings.Join(added.Names(), " +"))
+	}
+	if removed := b.Carriers.Minus(h.Carriers); !removed.Empty() {
+		parts = append(parts, "carriers -"+strings.Join(removed.Names(), " -"))
+	}
+	if b.EchoFamily != h.EchoFamily {
+		parts = append(parts, fmt.Sprintf("must-echo family %q -> %q", b.EchoFamily, h.EchoFamily))
+	}
+	if b.Pad != h.Pad {
+		parts = append(parts, fmt.Sprintf("pad %v -> %v", b.Pad, h.Pad))
+	}
+	if !slices.Equal(b.FlagIDs, h.FlagIDs) {
+		parts = append(parts, fmt.Sprintf("flags %v -> %v", b.FlagIDs, h.FlagIDs))
+	}
+	if !slices.Equal(b.NativeFields, h.NativeFields) {
+		parts = append(parts, fmt.Sprintf("native fields %v -> %v", b.NativeFields, h.NativeFields))
+	}
+	if b.Row != h.Row {
+		parts = append(parts, fmt.Sprintf("row %s -> %s", b.Row, h.Row))
+	}
+	if len(parts) == 0 {
+		if h.Native {
+			return "native dialect policy"
+		}
+		return "no route decision change (row " + h.Row + ")"
+	}
+	return strings.Join(parts, ", ") + " (row " + h.Row + ")"
+}

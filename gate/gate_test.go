@@ -1,0 +1,88 @@
+package gate_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/replaycheck/replaycheck/gate"
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/scenario/scenariotest"
+)
+
+func TestGate(t *testing.T) {
+	raw, err := os.ReadFile("../matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := matrix.Parse("matrix.yaml", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles := scenariotest.Profiles(t, "../providers")
+	dir := t.TempDir()
+	scenariotest.Record(t, base, profiles, dir, "gate", "deepseek", "mistral", "cerebras", "openrouter")
+	// Judge only the recorded targets.
+	keep := func(f *matrix.File) *matrix.File {
+		out := *f
+		out.Targets = nil
+		for _, id := range []string{"deepseek", "mistral", "cerebras", "openrouter"} {
+			tg, _ := f.Target(id)
+			out.Targets = append(out.Targets, tg)
+		}
+		return &out
+	}
+	tests := []struct {
+		name        string
+		edit        func(string) string
+		regressions []string // target/scenario
+		field       string
+		provider    string
+		reason      string
+	}{
+		{"unmodified", func(s string) string { return s }, nil, "", "", "the committed table passes its own gate"},
+		{"strict row reads reasoning_content", func(s string) string {
+			return strings.Replace(s, "carriers: []\n    providers: [mistral", "carriers: [reasoning_content]\n    providers: [mistral", 1)
+		}, // Mistral's own turns carry their thinking inside content chunks, so only
+			// the turn holding another provider's reasoning sends the key there.
+			[]string{"mistral/strict-schema", "cerebras/carriers", "cerebras/strict-schema", "cerebras/resume", "cerebras/compaction", "cerebras/branch"},
+			"carriers +reasoning_content", "Extra inputs are not permitted", "a strict provider refuses the key"},
+		{"drop the DeepSeek family", func(s string) string {
+			return strings.Replace(s, "  - name: deepseek\n    providers: [deepseek]\n    models: [deepseek]\n    hosts: [api.deepseek.com]\n", "", 1)
+		}, []string{"deepseek/missing-echo"}, `must-echo family "deepseek" -> ""`, "must be passed back to the API", "DeepSeek refuses a bare tool turn without the pad"},
+	}
+	for _, tt := range tests {
+		headRaw := tt.edit(string(raw))
+		if tt.edit != nil && tt.regressions != nil && headRaw == string(raw) {
+			t.Fatalf("%s: the edit did not apply", tt.name)
+		}
+		head, err := matrix.Parse("head.yaml", []byte(headRaw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := gate.Evaluate(context.Background(), keep(base), keep(head), profiles, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range res.Regressions() {
+			got = append(got, c.Target+"/"+c.Scenario)
+			if !strings.Contains(c.Field, tt.field) {
+				t.Errorf("%s: %s/%s field %q, want it to name %q", tt.name, c.Target, c.Scenario, c.Field, tt.field)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(tt.regressions, ",") {
+			t.Errorf("%s: regressions %v, want %v: %s", tt.name, got, tt.regressions, tt.reason)
+		}
+		if tt.provider != "" {
+			found := false
+			for _, c := range res.Regressions() {
+				found = found || strings.Contains(c.Head.ProviderError, tt.provider)
+			}
+			if !found {
+				t.Errorf("%s: no regression quotes the provider's recorded error %q", tt.name, tt.provider)
+			}
+		}
+	}
+}
