@@ -182,3 +182,7 @@ func accepted(what string, res engine.TurnResult, err error) error {
 	}
 	return nil
 }
+
+// AnswerMemos returns the earlier conclusions an answer states (the
+// simulator's memo ids), sorted.
+func AnswerMemos(m engine.Message) []string { return memos(memoInAnswer, answerText(m)) }

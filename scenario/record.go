@@ -15,6 +15,10 @@ import (
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
+// Fixed returns a decider that always decides d (less recorded refusals):
+// one wire variant.
+func Fixed(d engine.Decision) engine.Decider { return fixedDecider{d} }
+
 // fixedDecider plays one wire variant: a fixed decision, less the
 // carriers recorded as refused, padded only while RC is a carrier.
 type fixedDecider struct{ d engine.Decision }

@@ -50,12 +50,24 @@ func (r *Runner) Cell(ctx context.Context, t matrix.Target, sc Scenario) report.
 		cell.Status, cell.Detail, cell.Cassette = report.StatusNA, why, ""
 		return cell
 	}
-	out := r.run(ctx, t, sc, &cell)
+	out := r.run(ctx, t, sc, r.table(), &cell)
 	return r.judge(t, sc, cell, out)
+}
+
+// Try replays one scenario against a target's cassette with another
+// decider (a wire variant) and returns what the scenario returned: nil, a
+// *Failure, an *engine.RefusalError carrying the provider's recorded
+// answer, or an error wrapping harness.ErrNoMatch. The conversation is
+// returned for inspection.
+func (r *Runner) Try(ctx context.Context, t matrix.Target, sc Scenario, d engine.Decider) (*Conv, error) {
+	var cell report.Cell
+	out := r.run(ctx, t, sc, d, &cell)
+	return out.conv, out.err
 }
 
 // outcome is what a replayed scenario produced.
 type outcome struct {
+	conv     *Conv
 	err      error
 	notes    []string
 	advisory string
@@ -64,7 +76,7 @@ type outcome struct {
 	recorded int
 }
 
-func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, cell *report.Cell) outcome {
+func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine.Decider, cell *report.Cell) outcome {
 	path := harness.Path(r.CassetteDir, t.ID, sc.Name)
 	replay, err := harness.OpenReplay(path)
 	if errors.Is(err, harness.ErrNoCassette) {
@@ -86,13 +98,13 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, cell *re
 	defer os.RemoveAll(tmp)
 	table := r.table()
 	c := &Conv{
-		Target: t, Table: table, Decider: table, Dialect: dia,
+		Target: t, Table: table, Decider: d, Dialect: dia,
 		Client:  &http.Client{Transport: replay},
 		Session: &engine.Session{ID: t.ID},
 		Replay:  replay, TempDir: tmp,
 	}
 	err = sc.Run(ctx, c)
-	return outcome{err: err, notes: c.notes, advisory: c.advisory, misses: replay.Misses(),
+	return outcome{conv: c, err: err, notes: c.notes, advisory: c.advisory, misses: replay.Misses(),
 		unused: len(replay.Unused()), recorded: len(replay.File.Interactions)}
 }
 

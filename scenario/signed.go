@@ -198,3 +198,24 @@ func short(s string) string {
 	}
 	return s
 }
+
+// OpaqueFields names the keys under which a response carries signed or
+// encrypted bytes, sorted; empty for a provider that signs nothing.
+func OpaqueFields(response []byte) []string {
+	var out []string
+	var walk func(k string, v gjson.Result)
+	walk = func(k string, v gjson.Result) {
+		switch {
+		case v.IsObject() || v.IsArray():
+			v.ForEach(func(kk, vv gjson.Result) bool {
+				walk(kk.String(), vv)
+				return true
+			})
+		case v.Type == gjson.String && v.Str != "" && slices.Contains(opaqueKeys, k):
+			out = append(out, k)
+		}
+	}
+	walk("", gjson.ParseBytes(response))
+	slices.Sort(out)
+	return slices.Compact(out)
+}
