@@ -20,14 +20,14 @@ const OpaqueItemTokens = 16
 const messageOverhead = 10
 
 // StaleThinkingReachesWire reports whether the reasoning of older assistant
-// turns reaches the wire on the decided route: on chat routes when RC or R
-// is a carrier (RD alone carries its readable text only with them), on
-// native routes conservatively always. The preflight estimate and the
-// compaction tail walk share this one predicate, so they always agree and
-// compaction never loops (SPEC §7).
+// turns reaches the wire on the decided route: on chat routes when any
+// standard carrier is read, on native routes when the dialect policy
+// replays earlier turns' thinking ([Decision.PriorThinking]). The preflight
+// estimate and the compaction tail walk share this one predicate, so they
+// always agree and compaction never loops (SPEC §7).
 func StaleThinkingReachesWire(d Decision) bool {
 	if d.Native {
-		return true
+		return d.PriorThinking
 	}
 	return d.Carriers.Has(ReasoningContent) || d.Carriers.Has(Reasoning) || d.Carriers.Has(ReasoningDetails)
 }

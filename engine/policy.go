@@ -1,5 +1,482 @@
 package engine
 
+import (
+	"net/url"
+	"strings"
+)
+
 // DialectPolicies holds the route data of the native dialects (SPEC §4),
-// loaded from matrix.yaml with the rest of the table.
-type DialectPolicies struct{}
+// loaded from matrix.yaml with the rest of the table. The zero value
+// replays no reasoning on any native route.
+type DialectPolicies struct {
+	// Anthropic is the Anthropic Messages policy (matrix.yaml `anthropic:`).
+	Anthropic AnthropicPolicy
+	// Converse is the Bedrock Converse policy (matrix.yaml
+	// `bedrock_converse:`).
+	Converse ConversePolicy
+}
+
+// A ReasoningReplay says how a native route replays earlier reasoning.
+type ReasoningReplay string
+
+// The replay contracts of SPEC §4.
+const (
+	// ReplaySigned replays thinking with its signature, byte for byte;
+	// thinking without a signature is never sent (models that sign reject
+	// unsigned replay).
+	ReplaySigned ReasoningReplay = "signed"
+	// ReplayUnsigned replays the readable thinking text without signatures.
+	ReplayUnsigned ReasoningReplay = "unsigned"
+	// ReplayStripped never replays reasoning.
+	ReplayStripped ReasoningReplay = "stripped"
+)
+
+// ParseReasoningReplay reads a replay contract name.
+func ParseReasoningReplay(s string) (ReasoningReplay, bool) {
+	switch r := ReasoningReplay(s); r {
+	case ReplaySigned, ReplayUnsigned, ReplayStripped:
+		return r, true
+	}
+	return "", false
+}
+
+// An EndpointMatch selects native routes by base URL and model. Each group
+// that is given must hold: the hostname matches one of Hosts (the host or a
+// subdomain, SPEC §2.1) or one of HostPatterns; the base URL's path holds
+// one of Paths; the lower-cased model contains one of Models. Only the
+// parsed hostname and path are compared, so look-alike hosts and hosts
+// written into a path never match.
+type EndpointMatch struct {
+	Hosts []string
+	// HostPatterns match the whole hostname label by label; "*" stands for
+	// one or more letters, digits or hyphens inside one label, so
+	// "bedrock-runtime.*.amazonaws.com" matches
+	// "bedrock-runtime.us-east-1.amazonaws.com" and nothing longer.
+	HostPatterns []string
+	// Paths are runs of whole path segments written with a leading slash
+	// ("/publishers/anthropic"); one matches when the base URL's path
+	// contains its segments consecutively.
+	Paths []string
+	// Models are lower-case model substrings.
+	Models []string
+}
+
+// Empty reports whether the match has no group, which would match every
+// route.
+func (m EndpointMatch) Empty() bool {
+	return len(m.Hosts)+len(m.HostPatterns)+len(m.Paths)+len(m.Models) == 0
+}
+
+// Matches applies the match to a route's base URL and model.
+func (m EndpointMatch) Matches(baseURL, model string) bool {
+	if len(m.Hosts) > 0 || len(m.HostPatterns) > 0 {
+		host := Hostname(baseURL)
+		ok := hostMatchesAny(host, m.Hosts)
+		for _, p := range m.HostPatterns {
+			ok = ok || HostPatternMatches(host, p)
+		}
+		if !ok {
+			return false
+		}
+	}
+	if len(m.Paths) > 0 {
+		segs := pathSegments(baseURL)
+		ok := false
+		for _, p := range m.Paths {
+			ok = ok || containsRun(segs, strings.Split(strings.Trim(p, "/"), "/"))
+		}
+		if !ok {
+			return false
+		}
+	}
+	if len(m.Models) > 0 {
+		lm := strings.ToLower(strings.TrimSpace(model))
+		for _, s := range m.Models {
+			if strings.Contains(lm, s) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// HostPatternMatches reports whether a normalised hostname matches a host
+// pattern: the same number of labels, each equal to the pattern's label or
+// matching it with "*" standing for one or more of [a-z0-9-].
+func HostPatternMatches(hostname, pattern string) bool {
+	if hostname == "" || pattern == "" {
+		return false
+	}
+	hl := strings.Split(hostname, ".")
+	pl := strings.Split(strings.ToLower(pattern), ".")
+	if len(hl) != len(pl) {
+		return false
+	}
+	for i := range pl {
+		if !globLabel(pl[i], hl[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// globLabel matches one hostname label against a pattern label.
+func globLabel(p, s string) bool {
+	star := strings.IndexByte(p, '*')
+	if star < 0 {
+		return p == s
+	}
+	if !strings.HasPrefix(s, p[:star]) {
+		return false
+	}
+	rest := p[star+1:]
+	s = s[star:]
+	// "*" takes at least one byte, and only label bytes.
+	for n := 1; n <= len(s); n++ {
+		if !labelByte(s[n-1]) {
+			return false
+		}
+		if globLabel(rest, s[n:]) {
+			return true
+		}
+	}
+	return false
+}
+
+func labelByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-'
+}
+
+// pathSegments returns the non-empty segments of a base URL's path.
+func pathSegments(baseURL string) []string {
+	s := strings.TrimSpace(baseURL)
+	if s == "" {
+		return nil
+	}
+	if !strings.Contains(s, "://") {
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, seg := range strings.Split(u.Path, "/") {
+		if seg != "" {
+			out = append(out, seg)
+		}
+	}
+	return out
+}
+
+// containsRun reports whether segs holds run as consecutive elements.
+func containsRun(segs, run []string) bool {
+	for i := 0; i+len(run) <= len(segs); i++ {
+		ok := true
+		for j := range run {
+			if segs[i+j] != run[j] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// AnthropicPolicy is the route data of the Anthropic Messages dialect
+// (SPEC §4.1): which routes replay thinking and how, which platform serves
+// a base URL, and which models keep earlier turns' thinking.
+type AnthropicPolicy struct {
+	// Routes classify a route; the first match wins, and a route matching
+	// none is an unknown relay that gets no thinking.
+	Routes []AnthropicRoute
+	// Platforms say which request shape a base URL needs; a base URL
+	// matching none speaks the Messages API at /v1/messages.
+	Platforms []AnthropicPlatform
+	// PriorThinking is the capability table of models that keep the
+	// thinking of earlier turns.
+	PriorThinking PriorThinking
+}
+
+// PriorRule says when a route replays the thinking of turns before the
+// in-flight tool loop.
+type PriorRule string
+
+// The prior-thinking rules.
+const (
+	// PriorCapability replays earlier turns' thinking to models the
+	// capability table says keep it.
+	PriorCapability PriorRule = "capability"
+	// PriorAlways replays earlier turns' thinking to every model.
+	PriorAlways PriorRule = "always"
+)
+
+// An AnthropicRoute is one route class of the Anthropic dialect.
+type AnthropicRoute struct {
+	ID string
+	// Replay is the route's contract: signed, unsigned or stripped.
+	Replay ReasoningReplay
+	// PriorThinking says when earlier turns' thinking is replayed; the
+	// in-flight tool loop's thinking is always replayed unless stripped.
+	PriorThinking PriorRule
+	// LearnRejections records the fingerprints of signed blocks the route
+	// refuses and suppresses them on every later request; routes without it
+	// repair the refused request once and keep nothing.
+	LearnRejections bool
+	Match           EndpointMatch
+}
+
+// The Anthropic platforms: each has its own path and body shape.
+const (
+	PlatformMessages = "messages"
+	PlatformBedrock  = "bedrock"
+	PlatformVertex   = "vertex"
+)
+
+// An AnthropicPlatform names the request shape of the base URLs it matches.
+type AnthropicPlatform struct {
+	// Platform is PlatformBedrock or PlatformVertex.
+	Platform string
+	Match    EndpointMatch
+}
+
+// An AnthropicReplay is what the Anthropic policy decides for one route.
+type AnthropicReplay struct {
+	// Route is the id of the matching route, or "" for an unknown relay.
+	Route string
+	// Replay is the contract; an unknown relay is ReplayStripped.
+	Replay ReasoningReplay
+	// PriorThinking is true when earlier turns' thinking reaches the wire.
+	PriorThinking bool
+	// LearnRejections is the matching route's setting.
+	LearnRejections bool
+	// Platform is PlatformMessages, PlatformBedrock or PlatformVertex.
+	Platform string
+}
+
+// Decide classifies a route by base URL and model.
+func (p AnthropicPolicy) Decide(baseURL, model string) AnthropicReplay {
+	out := AnthropicReplay{Replay: ReplayStripped, Platform: p.Platform(baseURL, model)}
+	for _, r := range p.Routes {
+		if !r.Match.Matches(baseURL, model) {
+			continue
+		}
+		out.Route, out.Replay, out.LearnRejections = r.ID, r.Replay, r.LearnRejections
+		switch {
+		case r.Replay == ReplayStripped:
+		case r.PriorThinking == PriorAlways:
+			out.PriorThinking = true
+		default:
+			out.PriorThinking = p.PriorThinking.Keeps(model)
+		}
+		return out
+	}
+	return out
+}
+
+// Platform returns the platform serving a base URL.
+func (p AnthropicPolicy) Platform(baseURL, model string) string {
+	for _, pl := range p.Platforms {
+		if pl.Match.Matches(baseURL, model) {
+			return pl.Platform
+		}
+	}
+	return PlatformMessages
+}
+
+// StaleThinkingReachesWire reports whether thinking of turns before the
+// in-flight tool loop reaches the wire on an Anthropic route; it is the
+// dialect's half of the one predicate estimate and compaction share
+// (SPEC §7).
+func (p AnthropicPolicy) StaleThinkingReachesWire(baseURL, model string) bool {
+	d := p.Decide(baseURL, model)
+	return d.Replay != ReplayStripped && d.PriorThinking
+}
+
+// A ModelVersion is a model generation: major and minor version.
+type ModelVersion struct{ Major, Minor int }
+
+// Less reports whether v is older than o.
+func (v ModelVersion) Less(o ModelVersion) bool {
+	return v.Major < o.Major || v.Major == o.Major && v.Minor < o.Minor
+}
+
+// A ModelFamily is a Claude model family of the capability table.
+type ModelFamily struct {
+	// Name is the family word in model ids ("opus").
+	Name string
+	// KeepsFrom is the first version that keeps earlier turns' thinking;
+	// nil means the table's DefaultKeepsFrom.
+	KeepsFrom *ModelVersion
+}
+
+// PriorThinking is the capability table of models that keep the thinking
+// of earlier turns (research: hermes-semantics §4.3). A model id without
+// "claude" never keeps it; a Claude id of a NeverGenerations generation
+// ("claude-3…") never keeps it; a parsed Claude id keeps it from its
+// family's version on; an unparsed Claude id keeps it (replaying a block
+// the model ignores costs nothing, stripping it from a model that keeps it
+// rewrites the cached prefix on every call).
+type PriorThinking struct {
+	Families         []ModelFamily
+	DefaultKeepsFrom ModelVersion
+	// NeverGenerations are generation numbers written right after "claude"
+	// ("3" for claude-3-7-sonnet, claude3-opus).
+	NeverGenerations []string
+}
+
+// Keeps reports whether the model keeps earlier turns' thinking.
+func (p PriorThinking) Keeps(model string) bool {
+	lm := strings.ToLower(model)
+	if !strings.Contains(lm, "claude") {
+		return false
+	}
+	for rest := lm; ; {
+		i := strings.Index(rest, "claude")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("claude"):]
+		if p.neverGeneration(rest) {
+			return false
+		}
+	}
+	for rest := lm; ; {
+		i := strings.Index(rest, "claude")
+		if i < 0 {
+			return true // unparsed Claude id
+		}
+		rest = rest[i+len("claude"):]
+		if fam, v, ok := p.parse(rest); ok {
+			from := p.DefaultKeepsFrom
+			if fam.KeepsFrom != nil {
+				from = *fam.KeepsFrom
+			}
+			return !v.Less(from)
+		}
+	}
+}
+
+// neverGeneration reports whether s (what follows "claude") starts with an
+// optional separator and a never-keeping generation not followed by a digit.
+func (p PriorThinking) neverGeneration(s string) bool {
+	if s != "" && isSep(s[0]) {
+		s = s[1:]
+	}
+	for _, g := range p.NeverGenerations {
+		if strings.HasPrefix(s, g) && (len(s) == len(g) || !isDigit(s[len(g)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// parse reads "<sep><family><sep><major>[<sep><minor>]" where the minor is
+// one or two digits not followed by another digit (so snapshot dates such
+// as claude-opus-4-20250514 stay 4.0).
+func (p PriorThinking) parse(s string) (ModelFamily, ModelVersion, bool) {
+	if s == "" || !isSep(s[0]) {
+		return ModelFamily{}, ModelVersion{}, false
+	}
+	s = s[1:]
+	for _, f := range p.Families {
+		if !strings.HasPrefix(s, f.Name) {
+			continue
+		}
+		r := s[len(f.Name):]
+		if r == "" || !isSep(r[0]) {
+			continue
+		}
+		r = r[1:]
+		major, n := digits(r)
+		if n == 0 {
+			continue
+		}
+		v := ModelVersion{Major: major}
+		r = r[n:]
+		if len(r) > 1 && isSep(r[0]) {
+			if minor, m := digits(r[1:]); m >= 1 && m <= 2 {
+				v.Minor = minor
+			}
+		}
+		return f, v, true
+	}
+	return ModelFamily{}, ModelVersion{}, false
+}
+
+func isSep(c byte) bool   { return c == '-' || c == '_' || c == '.' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// digits parses the leading run of ASCII digits (at most 9) and returns its
+// value and length.
+func digits(s string) (int, int) {
+	n, v := 0, 0
+	for n < len(s) && isDigit(s[n]) {
+		if n < 9 {
+			v = v*10 + int(s[n]-'0')
+		}
+		n++
+	}
+	return v, n
+}
+
+// ConversePolicy is the route data of the Bedrock Converse dialect
+// (SPEC §4.2): per model, how reasoning is replayed and whether thinking is
+// requested.
+type ConversePolicy struct {
+	// Models are matched in order on the lower-cased model id; the first
+	// match wins.
+	Models []ConverseModel
+	// DefaultReplay applies to a model matching no row; empty means
+	// ReplayStripped.
+	DefaultReplay ReasoningReplay
+}
+
+// A ConverseModel is the Converse policy of the models it matches.
+type ConverseModel struct {
+	ID string
+	// Models are lower-case model id substrings.
+	Models []string
+	// Replay is signed (reasoningText with its signature), stripped (no
+	// reasoning) or unsigned (reasoningText without signature).
+	Replay ReasoningReplay
+	// RequestThinking asks for thinking through
+	// additionalModelRequestFields.thinking (Claude models).
+	RequestThinking bool
+}
+
+// For returns the policy of a model; a model matching no row gets a row
+// with id "default" and the default replay.
+func (p ConversePolicy) For(model string) ConverseModel {
+	lm := strings.ToLower(strings.TrimSpace(model))
+	for _, m := range p.Models {
+		for _, s := range m.Models {
+			if strings.Contains(lm, s) {
+				return m
+			}
+		}
+	}
+	r := p.DefaultReplay
+	if r == "" {
+		r = ReplayStripped
+	}
+	return ConverseModel{ID: "default", Replay: r}
+}
+
+// priorThinking reports whether a native route replays earlier turns'
+// readable thinking: Anthropic per its route and model capability,
+// Converse unless the model's reasoning is stripped; Gemini replays only
+// signatures, never readable thoughts.
+func (p DialectPolicies) priorThinking(r Route) bool {
+	switch r.APIMode {
+	case ModeAnthropic:
+		return p.Anthropic.StaleThinkingReachesWire(r.BaseURL, r.Model)
+	case ModeBedrockConverse:
+		return p.Converse.For(r.Model).Replay != ReplayStripped
+	}
+	return false
+}

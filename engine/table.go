@@ -162,6 +162,9 @@ type Decision struct {
 	Carriers CarrierSet
 	// Native is true for non-chat api modes, whose dialect owns replay.
 	Native bool
+	// PriorThinking is, on native routes, whether earlier turns' readable
+	// thinking reaches the wire (the dialect policy's answer).
+	PriorThinking bool
 	// Flags are the vendor flags to set on the request, in table order.
 	Flags []FlagSetting
 	// FlagIDs names the flag rules that matched.
@@ -240,6 +243,7 @@ func (t *Table) Decide(r Route, rejected CarrierSet) Decision {
 		d.Native = true
 		d.Row = "native"
 		d.Pad = pad
+		d.PriorThinking = t.Dialects.priorThinking(r)
 		d.Reasons = append(d.Reasons, "api mode "+string(r.APIMode)+" replays through its own dialect")
 		return d
 	}
@@ -279,4 +283,3 @@ func (t *Table) carrierRoute(lowerProvider, host string) (CarrierSet, string) {
 	}
 	return t.Default, "default"
 }
-

@@ -199,6 +199,23 @@ func TestDecideNativeModes(t *testing.T) {
 	if !d.Native || d.Row != "native" || !d.Carriers.Empty() || !d.Pad {
 		t.Fatalf("Anthropic-compatible DeepSeek: got %+v, want native, no standard carriers, pad kept for the must-echo endpoint", d)
 	}
+	prior := []struct {
+		route  engine.Route
+		want   bool
+		reason string
+	}{
+		{engine.Route{APIMode: engine.ModeAnthropic, Provider: "anthropic", BaseURL: "https://api.anthropic.com", Model: "claude-opus-4-6"}, true, "opus 4.6 keeps earlier turns' thinking"},
+		{engine.Route{APIMode: engine.ModeAnthropic, Provider: "bedrock", BaseURL: "https://bedrock-runtime.us-east-1.amazonaws.com", Model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0"}, false, "sonnet 4.5 keeps only the last turn"},
+		{engine.Route{APIMode: engine.ModeAnthropic, Provider: "relay", BaseURL: "https://relay.example/v1", Model: "claude-opus-4-6"}, false, "an unknown relay gets no thinking"},
+		{engine.Route{APIMode: engine.ModeBedrockConverse, Provider: "bedrock", BaseURL: "https://bedrock-runtime.us-east-1.amazonaws.com", Model: "us.anthropic.claude-opus-4-6-v1:0"}, true, "Converse replays Claude reasoning signed"},
+		{engine.Route{APIMode: engine.ModeGemini, Provider: "gemini", BaseURL: "https://generativelanguage.googleapis.com/v1beta", Model: "gemini-3-pro-preview"}, false, "Gemini replays signatures, never readable thoughts"},
+	}
+	for _, tt := range prior {
+		d := table.Decide(tt.route, 0)
+		if d.PriorThinking != tt.want || engine.StaleThinkingReachesWire(d) != tt.want {
+			t.Errorf("%s %s: prior thinking %v, want %v: %s", tt.route.APIMode, tt.route.Model, d.PriorThinking, tt.want, tt.reason)
+		}
+	}
 }
 
 func equalStrings(a, b []string) bool {

@@ -46,7 +46,7 @@ var compaction = Scenario{
 			return err
 		}
 		body := string(final.Exchanges[0].Body)
-		if !d.Native && engine.StaleThinkingReachesWire(d) {
+		if engine.StaleThinkingReachesWire(d) {
 			for _, memo := range kept {
 				if !strings.Contains(body, "[memo:"+memo+"]") {
 					return fail("the request after compaction", "the kept turns' reasoning on the route's carriers (memo:"+memo+")", "absent")

@@ -77,7 +77,7 @@ func Variants(t *engine.Table, r engine.Route) []engine.Decider {
 // evidence, not errors; only transport failures and the request cap stop
 // a recording, and then nothing is returned.
 func Record(ctx context.Context, t matrix.Target, table *engine.Table, sc Scenario, opts harness.RecordOptions) ([]*cassette.Interaction, *harness.Recording, error) {
-	dia, err := dialects.For(t.Route.APIMode)
+	dia, err := dialects.For(t.Route.APIMode, table)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -87,7 +87,7 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 	}
 	defer replay.Close()
 	cell.Provenance = replay.File.Provenance.Label()
-	dia, err := dialects.For(t.Route.APIMode)
+	dia, err := dialects.For(t.Route.APIMode, r.table())
 	if err != nil {
 		return outcome{err: err}
 	}

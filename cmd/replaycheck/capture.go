@@ -30,7 +30,11 @@ func runCapture(_ context.Context, std *streams, args []string) error {
 	if !ok {
 		return f.usagef("--api-mode %q: unknown api mode (want chat, anthropic, bedrock-converse, gemini or responses)", *apiMode)
 	}
-	dia, err := dialects.For(mode)
+	mf, err := f.loadMatrix()
+	if err != nil {
+		return err
+	}
+	dia, err := dialects.For(mode, &mf.Table)
 	if err != nil {
 		return err
 	}

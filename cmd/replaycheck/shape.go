@@ -31,11 +31,11 @@ func runShape(_ context.Context, std *streams, args []string) error {
 	if err != nil {
 		return err
 	}
-	dia, err := dialects.For(route.APIMode)
+	mf, err := f.loadMatrix()
 	if err != nil {
 		return err
 	}
-	mf, err := f.loadMatrix()
+	dia, err := dialects.For(route.APIMode, &mf.Table)
 	if err != nil {
 		return err
 	}

@@ -7,20 +7,30 @@ import (
 	"fmt"
 
 	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/engine/anthropic"
+	"github.com/replaycheck/replaycheck/engine/bedrock"
 	"github.com/replaycheck/replaycheck/engine/chat"
+	"github.com/replaycheck/replaycheck/engine/gemini"
 )
 
-// all is the explicit list of dialects.
-var all = []engine.Dialect{
-	chat.Dialect{},
+// all is the explicit list of dialects, built for a route table: the
+// native dialects read their route data (matrix.yaml `anthropic:`,
+// `bedrock_converse:`) from it.
+func all(t *engine.Table) []engine.Dialect {
+	return []engine.Dialect{
+		chat.Dialect{},
+		anthropic.Dialect{Table: t},
+		bedrock.Dialect{Table: t},
+		gemini.Dialect{},
+	}
 }
 
-// For returns the dialect serving an api mode.
-func For(mode engine.APIMode) (engine.Dialect, error) {
+// For returns the dialect serving an api mode with the route table t.
+func For(mode engine.APIMode, t *engine.Table) (engine.Dialect, error) {
 	if mode == "" {
 		mode = engine.ModeChat
 	}
-	for _, d := range all {
+	for _, d := range all(t) {
 		if d.Mode() == mode {
 			return d, nil
 		}
@@ -30,8 +40,9 @@ func For(mode engine.APIMode) (engine.Dialect, error) {
 
 // Modes lists the api modes that have a dialect, in list order.
 func Modes() []engine.APIMode {
-	out := make([]engine.APIMode, len(all))
-	for i, d := range all {
+	list := all(nil)
+	out := make([]engine.APIMode, len(list))
+	for i, d := range list {
 		out[i] = d.Mode()
 	}
 	return out

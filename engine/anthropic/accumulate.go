@@ -1,0 +1,243 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// block accumulates one content block, from a whole body or from a
+// content_block_start and its deltas (SPEC §5): texts concatenate, the
+// signature keeps its latest non-empty value, tool input JSON
+// concatenates.
+type block struct {
+	typ       string
+	text      pieces // text, or thinking
+	signature string
+	data      string
+	id, name  string
+	input     pieces
+	hasInput  bool            // input deltas arrived
+	raw       json.RawMessage // a block of another type, kept whole
+}
+
+// pieces collects the fragments of a streamed string and joins them once,
+// so a long stream costs one allocation of the final size.
+type pieces struct {
+	parts []string
+	n     int
+}
+
+func (p *pieces) WriteString(s string) {
+	if s != "" {
+		p.parts = append(p.parts, s)
+		p.n += len(s)
+	}
+}
+
+func (p *pieces) Reset() { p.parts, p.n = nil, 0 }
+
+// String joins the fragments and keeps the result as the only fragment.
+func (p *pieces) String() string {
+	switch len(p.parts) {
+	case 0:
+		return ""
+	case 1:
+		return p.parts[0]
+	}
+	s := strings.Join(p.parts, "")
+	p.parts = append(p.parts[:0], s)
+	return s
+}
+
+// newBlock starts a block from a whole block or a content_block_start's
+// content_block.
+func newBlock(v gjson.Result) *block {
+	b := &block{typ: v.Get("type").Str}
+	switch b.typ {
+	case "text":
+		b.text.WriteString(v.Get("text").Str)
+	case "thinking":
+		b.text.WriteString(v.Get("thinking").Str)
+		b.signature = v.Get("signature").Str
+	case "redacted_thinking":
+		b.data = v.Get("data").Str
+	case "tool_use":
+		b.id, b.name = v.Get("id").Str, v.Get("name").Str
+		if in := v.Get("input"); in.Exists() {
+			b.input.WriteString(in.Raw)
+		}
+	default:
+		b.raw = json.RawMessage(v.Raw)
+	}
+	return b
+}
+
+// delta applies one content_block_delta's delta, read in one pass.
+func (b *block) delta(d gjson.Result) error {
+	var typ string
+	values := map[string]string{}
+	d.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			typ = v.Str
+		case "text", "thinking", "signature", "partial_json":
+			values[k.Str] = v.Str
+		}
+		return true
+	})
+	switch typ {
+	case "text_delta":
+		return b.apply(typ, values["text"])
+	case "thinking_delta":
+		return b.apply(typ, values["thinking"])
+	case "signature_delta":
+		return b.apply(typ, values["signature"])
+	case "input_json_delta":
+		return b.apply(typ, values["partial_json"])
+	}
+	return nil
+}
+
+// apply applies a delta of a known type with its string value.
+func (b *block) apply(typ, value string) error {
+	switch typ {
+	case "text_delta":
+		if b.typ != "text" {
+			return fmt.Errorf("text_delta on a %s block", b.typ)
+		}
+		b.text.WriteString(value)
+	case "thinking_delta":
+		if b.typ != "thinking" {
+			return fmt.Errorf("thinking_delta on a %s block", b.typ)
+		}
+		b.text.WriteString(value)
+	case "signature_delta":
+		if b.typ != "thinking" {
+			return fmt.Errorf("signature_delta on a %s block", b.typ)
+		}
+		if value != "" {
+			b.signature = value
+		}
+	case "input_json_delta":
+		if !b.hasInput {
+			// The start block's "input" is a placeholder ({}) that the
+			// deltas replace.
+			b.input.Reset()
+			b.hasInput = true
+		}
+		b.input.WriteString(value)
+	}
+	return nil
+}
+
+// encode writes the block in its canonical form: fixed keys in a fixed
+// order, so a streamed and a whole capture store the same bytes.
+func (b *block) encode() (json.RawMessage, error) {
+	switch b.typ {
+	case "text":
+		return textBlock(b.text.String()), nil
+	case "thinking":
+		text := b.text.String()
+		out := make([]byte, 0, len(text)+len(b.signature)+64)
+		out = append(out, `{"type":"thinking","thinking":`...)
+		out = engine.AppendQuoted(out, text)
+		if b.signature != "" {
+			out = append(out, `,"signature":`...)
+			out = engine.AppendQuoted(out, b.signature)
+		}
+		return append(out, '}'), nil
+	case "redacted_thinking":
+		out := []byte(`{"type":"redacted_thinking","data":`)
+		out = engine.AppendQuoted(out, b.data)
+		return append(out, '}'), nil
+	case "tool_use":
+		input, err := b.compactInput()
+		if err != nil {
+			return nil, err
+		}
+		out := []byte(`{"type":"tool_use","id":`)
+		out = engine.AppendQuoted(out, b.id)
+		out = append(out, `,"name":`...)
+		out = engine.AppendQuoted(out, b.name)
+		out = append(out, `,"input":`...)
+		out = append(out, input...)
+		return append(out, '}'), nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b.raw); err != nil {
+		return nil, fmt.Errorf("%s block: %w", b.typ, err)
+	}
+	out := buf.Bytes()
+	if b.hasInput {
+		input, err := b.compactInput()
+		if err != nil {
+			return nil, err
+		}
+		if out, err = sjson.SetRawBytes(out, "input", input); err != nil {
+			return nil, fmt.Errorf("%s block: %w", b.typ, err)
+		}
+	}
+	return out, nil
+}
+
+func (b *block) compactInput() ([]byte, error) {
+	in := strings.TrimSpace(b.input.String())
+	if in == "" {
+		return []byte("{}"), nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(in)); err != nil {
+		return nil, fmt.Errorf("%s block %s: input is not valid JSON: %w", b.typ, b.id, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// turn builds the stored assistant message from the blocks in order: the
+// native turn holds every block; the standard view has the text blocks
+// joined with "\n" as content (null when the turn only calls tools), the
+// tool_use blocks as tool calls, and the non-empty thinking texts joined
+// with "\n\n" as reasoning_content.
+func turn(blocks []*block) (engine.Message, error) {
+	m := engine.Message{Role: "assistant", Native: &engine.NativeTurn{Dialect: engine.ModeAnthropic, Blocks: []json.RawMessage{}}}
+	var texts, thoughts []string
+	for i, b := range blocks {
+		enc, err := b.encode()
+		if err != nil {
+			return engine.Message{}, fmt.Errorf("content.%d: %w", i, err)
+		}
+		m.Native.Blocks = append(m.Native.Blocks, enc)
+		switch b.typ {
+		case "text":
+			texts = append(texts, b.text.String())
+		case "thinking":
+			if t := b.text.String(); t != "" {
+				thoughts = append(thoughts, t)
+			}
+		case "tool_use":
+			input, _ := b.compactInput()
+			m.ToolCalls = append(m.ToolCalls, engine.ToolCall{
+				ID: b.id, Type: "function",
+				Function: engine.FunctionCall{Name: b.name, Arguments: string(input)},
+			})
+		}
+	}
+	switch {
+	case len(texts) > 0:
+		text := strings.Join(texts, "\n")
+		m.Content = json.RawMessage(engine.AppendQuoted(make([]byte, 0, len(text)+16), text))
+	case len(m.ToolCalls) > 0:
+		m.Content = json.RawMessage("null")
+	default:
+		m.Content = json.RawMessage(`""`)
+	}
+	if len(thoughts) > 0 {
+		m.ReasoningContent = engine.Str(strings.Join(thoughts, "\n\n"))
+	}
+	return m, nil
+}

@@ -1,0 +1,80 @@
+package bedrock_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/replaycheck/replaycheck/engine/bedrock"
+)
+
+// bigStream builds ~10 MB of ConverseStream frames: a signed reasoning
+// block and a text block delivered in many small deltas.
+func bigStream(tb testing.TB) []byte {
+	var ev []streamEvent
+	size := 0
+	add := func(typ, payload string) {
+		ev = append(ev, streamEvent{typ, payload})
+		size += len(payload) + 100 // payload plus headers and framing
+	}
+	add("messageStart", `{"role":"assistant"}`)
+	piece := strings.Repeat("reasoning about the problem ", 3)
+	for size < 6<<20 {
+		add("contentBlockDelta", fmt.Sprintf(`{"contentBlockIndex":0,"delta":{"reasoningContent":{"text":%q}},"p":"abcdefghij"}`, piece))
+	}
+	add("contentBlockDelta", fmt.Sprintf(`{"contentBlockIndex":0,"delta":{"reasoningContent":{"signature":%q}}}`, strings.Repeat("Ab+/", 200)))
+	add("contentBlockStop", `{"contentBlockIndex":0}`)
+	for size < 10<<20 {
+		add("contentBlockDelta", `{"contentBlockIndex":1,"delta":{"text":"the answer, word by word "},"p":"abcdefghij"}`)
+	}
+	add("contentBlockStop", `{"contentBlockIndex":1}`)
+	add("messageStop", `{"stopReason":"end_turn"}`)
+	return encodeFrames(tb, ev)
+}
+
+// BenchmarkCaptureStream measures capture of a 10 MB ConverseStream;
+// compare with BenchmarkReadBufio (DESIGN.md budget: within 2x).
+func BenchmarkCaptureStream(b *testing.B) {
+	data := bigStream(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := (bedrock.Dialect{}).CaptureStream(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadBufio is the baseline: the same frames split by their
+// length prefix through bufio, each frame copied out (no CRC, no headers,
+// no JSON).
+func BenchmarkReadBufio(b *testing.B) {
+	data := bigStream(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := bufio.NewReader(bytes.NewReader(data))
+		n := 0
+		for {
+			prelude, err := r.Peek(4)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			frame := make([]byte, binary.BigEndian.Uint32(prelude))
+			if _, err := io.ReadFull(r, frame); err != nil {
+				b.Fatal(err)
+			}
+			n += len(frame)
+		}
+		if n != len(data) {
+			b.Fatal("short read")
+		}
+	}
+}

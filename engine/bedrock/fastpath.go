@@ -1,0 +1,123 @@
+package bedrock
+
+import (
+	"bytes"
+
+	"github.com/tidwall/gjson"
+)
+
+// Most of a long ConverseStream is contentBlockDelta events carrying text
+// or reasoning text in one exact form. fastDelta recognises that form
+// without a general JSON parse; anything else, including any irregularity,
+// goes to the general path (gjson), so both paths accept the same events
+// and store the same bytes.
+var (
+	deltaPrefix     = []byte(`{"contentBlockIndex":`)
+	textOpen        = []byte(`,"delta":{"text":"`)
+	reasoningOpen   = []byte(`,"delta":{"reasoningContent":{"text":"`)
+	paddingOpen     = []byte(`,"p":"`)
+	reasoningClose  = []byte(`}}`)
+	textCloseSuffix = []byte(`}`)
+)
+
+// fastDelta returns the block index, whether the delta is reasoning, and
+// the text of a payload written exactly as
+// {"contentBlockIndex":N,"delta":{"text":"S"}[,"p":"…"]} or
+// {"contentBlockIndex":N,"delta":{"reasoningContent":{"text":"S"}}[,"p":"…"]};
+// ok is false otherwise.
+func fastDelta(p []byte) (idx int64, reasoning bool, text string, ok bool) {
+	s, found := bytes.CutPrefix(p, deltaPrefix)
+	if !found {
+		return 0, false, "", false
+	}
+	n := 0
+	for n < len(s) && n < 9 && s[n] >= '0' && s[n] <= '9' {
+		idx = idx*10 + int64(s[n]-'0')
+		n++
+	}
+	if n == 0 || (n > 1 && s[0] == '0') {
+		return 0, false, "", false
+	}
+	s = s[n:]
+	if rest, found := bytes.CutPrefix(s, reasoningOpen); found {
+		s, reasoning = rest, true
+	} else if s, found = bytes.CutPrefix(s, textOpen); !found {
+		return 0, false, "", false
+	}
+	end, escaped := scanString(s)
+	if end < 0 {
+		return 0, false, "", false
+	}
+	raw, rest := s[:end], s[end+1:]
+	if reasoning {
+		if rest, found = bytes.CutPrefix(rest, reasoningClose); !found {
+			return 0, false, "", false
+		}
+	} else if rest, found = bytes.CutPrefix(rest, textCloseSuffix); !found {
+		return 0, false, "", false
+	}
+	if pad, found := bytes.CutPrefix(rest, paddingOpen); found {
+		i := 0
+		for i < len(pad) && (pad[i] >= 'a' && pad[i] <= 'z' || pad[i] >= 'A' && pad[i] <= 'Z' || pad[i] >= '0' && pad[i] <= '9') {
+			i++
+		}
+		if i == len(pad) || pad[i] != '"' {
+			return 0, false, "", false
+		}
+		rest = pad[i+1:]
+	}
+	if string(bytes.TrimRight(rest, " \t\r\n")) != "}" {
+		return 0, false, "", false
+	}
+	if escaped {
+		return idx, reasoning, gjson.Parse(`"` + string(raw) + `"`).Str, true
+	}
+	return idx, reasoning, string(raw), true
+}
+
+// scanString finds the closing quote of a JSON string body; it returns -1
+// for a control character, a bad escape or no closing quote, and whether
+// the body has escapes.
+func scanString(s []byte) (int, bool) {
+	escaped := false
+	for i := 0; i < len(s); i++ {
+		if plain[s[i]] {
+			continue
+		}
+		switch c := s[i]; {
+		case c == '"':
+			return i, escaped
+		case c < 0x20:
+			return -1, false
+		case c == '\\':
+			escaped = true
+			if i+1 >= len(s) {
+				return -1, false
+			}
+			i++
+			switch s[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) {
+					return -1, false
+				}
+				i += 4
+			default:
+				return -1, false
+			}
+		}
+	}
+	return -1, false
+}
+
+// plain marks the bytes a JSON string body holds as they are.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}

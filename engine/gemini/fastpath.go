@@ -1,0 +1,92 @@
+package gemini
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Most of a long stream is chunks whose first candidate holds one text
+// part (a thought or the answer) and nothing else the capture reads.
+// fastChunk recognises that form in already-validated JSON without walking
+// it; anything else (a signature, a function call, a finishReason, an
+// error, another spacing) goes to the general path, so both paths store
+// the same message.
+var chunkPrefixes = []string{
+	`{"candidates": [{"content": {"parts": [{"text": "`,
+	`{"candidates":[{"content":{"parts":[{"text":"`,
+}
+
+var thoughtCloses = []string{`,"thought": true}]`, `,"thought":true}]`}
+
+// fastChunk returns the text of the single text part of a valid chunk
+// written in the common form, and whether it is a thought.
+func fastChunk(data string) (text string, thought, ok bool) {
+	var s string
+	found := false
+	for _, p := range chunkPrefixes {
+		if s, found = strings.CutPrefix(data, p); found {
+			break
+		}
+	}
+	if !found {
+		return "", false, false
+	}
+	end, escaped := scanString(s)
+	if end < 0 {
+		return "", false, false
+	}
+	raw, rest := s[:end], s[end+1:]
+	if r, ok := strings.CutPrefix(rest, "}]"); ok {
+		rest = r
+	} else {
+		for _, c := range thoughtCloses {
+			if r, ok := strings.CutPrefix(rest, c); ok {
+				rest, thought, found = r, true, true
+				break
+			}
+			found = false
+		}
+		if !found {
+			return "", false, false
+		}
+	}
+	if namesKey(rest) {
+		return "", false, false
+	}
+	if escaped {
+		return gjson.Parse(`"` + raw + `"`).Str, thought, true
+	}
+	return raw, thought, true
+}
+
+// namesKey reports whether s holds a "finishReason" or "error" key (or
+// string), jumping from quote to quote.
+func namesKey(s string) bool {
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
+		if strings.HasPrefix(s, `finishReason"`) || strings.HasPrefix(s, `error"`) {
+			return true
+		}
+	}
+}
+
+// scanString finds the closing quote of a JSON string body (validated
+// JSON), and whether the body has escapes.
+func scanString(s string) (int, bool) {
+	escaped := false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			return i, escaped
+		case '\\':
+			escaped = true
+			i++
+		}
+	}
+	return -1, false
+}

@@ -1,0 +1,98 @@
+package engine_test
+
+import (
+	"testing"
+
+	"github.com/replaycheck/replaycheck/engine"
+)
+
+// TestPriorThinkingCapability is the capability table of
+// hermes-semantics §4.3 (group F, 39): which models keep earlier turns'
+// thinking, read from matrix.yaml.
+func TestPriorThinkingCapability(t *testing.T) {
+	p := committedTable(t).Dialects.Anthropic.PriorThinking
+	keeps := []string{"opus-4-5", "opus-4-6", "sonnet-4-6", "opus-4-5-20251101", "opus-4-6-20250414", "opus-5", "sonnet-5-5", "fable-5-1", "fable-5-2", "mythos-5", "mythos-6", "mythos-preview", "newfamily-7"}
+	lastTurn := []string{"opus-4-4", "sonnet-4-5", "haiku-4-5", "haiku-5", "opus-4-20250514", "sonnet-4-20250514", "sonnet-4-5-20250929", "3-7-sonnet-20250219", "sonnet-4"}
+	for _, id := range keeps {
+		if !p.Keeps("claude-" + id) {
+			t.Errorf("claude-%s should keep prior thinking", id)
+		}
+	}
+	for _, id := range lastTurn {
+		if p.Keeps("claude-" + id) {
+			t.Errorf("claude-%s keeps only the last turn's thinking", id)
+		}
+	}
+	tests := []struct {
+		model  string
+		want   bool
+		reason string
+	}{
+		{"hermes-4-405b", false, "a non-Claude model never keeps it"},
+		{"us.anthropic.claude-opus-4-8-v1:0", true, "a Bedrock id parses inside its prefix and suffix"},
+		{"anthropic.claude-sonnet-4-5-20250929-v1:0", false, "a Bedrock sonnet 4.5 snapshot"},
+		{"claude-opus-4-6@20260101", true, "a Vertex version suffix ends the minor"},
+		{"anthropic/claude-opus-4.6", true, "dots separate too"},
+		{"claude3-opus", false, "Claude 3 without separator"},
+		{"claude-3.5-sonnet", false, "Claude 3.5"},
+		{"CLAUDE-OPUS-4-5", true, "case does not matter"},
+		{"claude-haiku-5-5", true, "haiku reaches its threshold at 5.5"},
+	}
+	for _, tc := range tests {
+		if got := p.Keeps(tc.model); got != tc.want {
+			t.Errorf("%s: %s: keeps %v", tc.model, tc.reason, got)
+		}
+	}
+}
+
+func TestEndpointMatch(t *testing.T) {
+	tests := []struct {
+		m       engine.EndpointMatch
+		baseURL string
+		model   string
+		want    bool
+		reason  string
+	}{
+		{engine.EndpointMatch{HostPatterns: []string{"bedrock-runtime.*.amazonaws.com"}}, "https://bedrock-runtime.eu-west-3.amazonaws.com", "", true, "a region fills the wildcard"},
+		{engine.EndpointMatch{HostPatterns: []string{"bedrock-runtime.*.amazonaws.com"}}, "https://bedrock-runtime.amazonaws.com", "", false, "the wildcard needs a label"},
+		{engine.EndpointMatch{HostPatterns: []string{"bedrock-runtime.*.amazonaws.com"}}, "https://x.bedrock-runtime.us-east-1.amazonaws.com", "", false, "a pattern matches the whole hostname"},
+		{engine.EndpointMatch{HostPatterns: []string{"bedrock-runtime.*.amazonaws.com"}}, "https://bedrock-runtime.us-east-1.amazonaws.com.evil.test", "", false, "a look-alike suffix"},
+		{engine.EndpointMatch{HostPatterns: []string{"*-aiplatform.googleapis.com"}}, "https://us-east5-aiplatform.googleapis.com/v1", "", true, "a regional Vertex host"},
+		{engine.EndpointMatch{HostPatterns: []string{"*-aiplatform.googleapis.com"}}, "https://-aiplatform.googleapis.com", "", false, "the wildcard takes at least one byte"},
+		{engine.EndpointMatch{HostPatterns: []string{"*.services.ai.azure.com"}, Paths: []string{"/anthropic"}}, "https://res.services.ai.azure.com/anthropic/", "", true, "Foundry with its path"},
+		{engine.EndpointMatch{HostPatterns: []string{"*.services.ai.azure.com"}, Paths: []string{"/anthropic"}}, "https://res.services.ai.azure.com/anthropicx", "", false, "paths match whole segments"},
+		{engine.EndpointMatch{HostPatterns: []string{"*.services.ai.azure.com"}, Paths: []string{"/anthropic"}}, "https://res.services.ai.azure.com/openai", "", false, "the path group must hold"},
+		{engine.EndpointMatch{Paths: []string{"/publishers/anthropic"}}, "https://x/v1/projects/p/locations/l/publishers/anthropic/models", "", true, "a run of segments anywhere in the path"},
+		{engine.EndpointMatch{Paths: []string{"/publishers/anthropic"}}, "https://x/v1/publishers/google/anthropic", "", false, "the run must be consecutive"},
+		{engine.EndpointMatch{Hosts: []string{"api.anthropic.com"}, Models: []string{"deepseek"}}, "https://api.anthropic.com", "DeepSeek-V4", true, "host and model both hold"},
+		{engine.EndpointMatch{Hosts: []string{"api.anthropic.com"}, Models: []string{"deepseek"}}, "https://api.anthropic.com", "claude", false, "the model group must hold too"},
+	}
+	for _, tc := range tests {
+		if got := tc.m.Matches(tc.baseURL, tc.model); got != tc.want {
+			t.Errorf("%s: %s: %v", tc.baseURL, tc.reason, got)
+		}
+	}
+}
+
+func TestZeroPoliciesReplayNothing(t *testing.T) {
+	var p engine.DialectPolicies
+	if d := p.Anthropic.Decide("https://api.anthropic.com", "claude-opus-4-6"); d.Replay != engine.ReplayStripped || d.Route != "" || d.Platform != engine.PlatformMessages {
+		t.Errorf("zero anthropic policy decided %+v", d)
+	}
+	if c := p.Converse.For("anthropic.claude-opus-4-6"); c.Replay != engine.ReplayStripped || c.RequestThinking {
+		t.Errorf("zero converse policy decided %+v", c)
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	// sha256("thinking\x00sig")
+	if got := engine.Fingerprint("thinking", "sig"); got != "cea64cbdbf23cb4b4efbd234038ca81243af2dfd570f9c787cd28361ce11287d" {
+		t.Errorf("fingerprint %q", got)
+	}
+	if engine.Fingerprint("thinking", "a") == engine.Fingerprint("redacted_thinking", "a") {
+		t.Error("the block type is part of the fingerprint")
+	}
+	if engine.Fingerprint("thinking", "") != "" {
+		t.Error("an empty value has no fingerprint")
+	}
+}

@@ -1,0 +1,75 @@
+package matrix_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/matrix"
+)
+
+func TestCommittedDialectPolicies(t *testing.T) {
+	f, err := matrix.Load("../matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := f.Table.Dialects.Anthropic
+	var ids []string
+	for _, r := range a.Routes {
+		ids = append(ids, r.ID+":"+string(r.Replay))
+	}
+	if got := strings.Join(ids, " "); got != "kimi:unsigned deepseek:unsigned anthropic-direct:signed deepseek-model:unsigned bedrock:signed vertex:signed foundry:signed minimax:signed" {
+		t.Errorf("anthropic routes %s", got)
+	}
+	if len(a.Platforms) != 2 || len(a.PriorThinking.Families) != 5 || a.PriorThinking.DefaultKeepsFrom != (engine.ModelVersion{Major: 5}) {
+		t.Errorf("platforms %d, families %d, default %v", len(a.Platforms), len(a.PriorThinking.Families), a.PriorThinking.DefaultKeepsFrom)
+	}
+	if v := a.PriorThinking.Families[1].KeepsFrom; v == nil || *v != (engine.ModelVersion{Major: 4, Minor: 6}) {
+		t.Errorf("sonnet keeps from %v", v)
+	}
+	c := f.Table.Dialects.Converse
+	if p := c.For("us.anthropic.claude-opus-4-6-v1:0"); p.ID != "claude" || p.Replay != engine.ReplaySigned || !p.RequestThinking {
+		t.Errorf("claude policy %+v", p)
+	}
+	if c.DefaultReplay != engine.ReplayStripped {
+		t.Errorf("default replay %q", c.DefaultReplay)
+	}
+	// Every native target resolves to a route that is not an unknown relay.
+	for _, tg := range f.Targets {
+		if tg.Route.APIMode == engine.ModeAnthropic {
+			if rp := a.Decide(tg.Route.BaseURL, tg.Route.Model); rp.Route == "" {
+				t.Errorf("target %s (matrix.yaml:%d) is an unknown relay", tg.ID, tg.Line)
+			}
+		}
+	}
+}
+
+func TestDialectPolicyErrors(t *testing.T) {
+	const head = "version: 1\ndefault_carriers: [reasoning_content]\n"
+	prior := "  prior_thinking:\n    families: [{name: opus, keeps_from: \"4.5\"}]\n    default_keeps_from: \"5.0\"\n"
+	tests := []struct {
+		name, doc, want, reason string
+	}{
+		{"unknown-key", "anthropic:\n  routez: []\n", "m.yaml:4: anthropic: unknown key \"routez\"", "a misspelt key is named with its line"},
+		{"bad-replay", "anthropic:\n  routes:\n    - {id: a, replay: signd, prior_thinking: always, hosts: [a.com]}\n" + prior, "m.yaml:5: anthropic route a: unknown replay \"signd\"", "replay is one of three"},
+		{"missing-prior", "anthropic:\n  routes:\n    - {id: a, replay: signed, hosts: [a.com]}\n" + prior, "m.yaml:5: anthropic route a: missing prior_thinking", "a replaying route says when earlier thinking goes"},
+		{"learn-unsigned", "anthropic:\n  routes:\n    - {id: a, replay: unsigned, prior_thinking: always, learn_rejections: true, hosts: [a.com]}\n" + prior, "learn_rejections needs replay: signed", "only signed routes send signatures"},
+		{"bad-pattern", "anthropic:\n  routes:\n    - {id: a, replay: signed, prior_thinking: always, host_patterns: [\"bedrock.*\"]}\n" + prior, "m.yaml:5: anthropic route a host_patterns: bad pattern \"bedrock.*\"", "a wildcard in the last two labels matches any domain"},
+		{"bad-path", "anthropic:\n  routes:\n    - {id: a, replay: signed, prior_thinking: always, hosts: [a.com], paths: [anthropic]}\n" + prior, "paths: bad path \"anthropic\"", "paths start with a slash"},
+		{"empty-match", "anthropic:\n  routes:\n    - {id: a, replay: signed, prior_thinking: always}\n" + prior, "m.yaml:5: anthropic route a: empty match", "a route must match something"},
+		{"duplicate", "anthropic:\n  routes:\n    - {id: a, replay: stripped, hosts: [a.com]}\n    - {id: a, replay: stripped, hosts: [b.com]}\n" + prior, "m.yaml:6: anthropic route: duplicate id \"a\"", "ids are unique"},
+		{"no-table", "anthropic:\n  routes:\n    - {id: a, replay: stripped, hosts: [a.com]}\n", "anthropic: missing prior_thinking", "routes need the capability table"},
+		{"bad-version", "anthropic:\n  prior_thinking:\n    families: [{name: opus, keeps_from: \"four\"}]\n    default_keeps_from: \"5\"\n", "m.yaml:5: prior_thinking family opus keeps_from: bad version \"four\"", "versions are numbers"},
+		{"bad-platform", "anthropic:\n  platforms:\n    - {platform: azure, hosts: [a.com]}\n" + prior, "unknown platform \"azure\"", "platforms are bedrock or vertex"},
+		{"converse-replay", "bedrock_converse:\n  models:\n    - {id: c, models: [claude], replay: sometimes}\n", "m.yaml:5: bedrock_converse model c: unknown replay \"sometimes\"", "the converse replay is one of three"},
+		{"converse-empty", "bedrock_converse:\n  models:\n    - {id: c, replay: signed}\n", "m.yaml:5: bedrock_converse model c: empty match", "a row matches models"},
+		{"converse-default-id", "bedrock_converse:\n  models:\n    - {id: default, models: [x], replay: signed}\n", "must be kebab-case and not \"default\"", "default is the fallback's name"},
+		{"converse-upper", "bedrock_converse:\n  models:\n    - {id: c, models: [Claude], replay: signed}\n", "must be lower-case", "model substrings are lower-case"},
+	}
+	for _, tc := range tests {
+		_, err := matrix.Parse("m.yaml", []byte(head+tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %s: error %v, want %q", tc.name, tc.reason, err, tc.want)
+		}
+	}
+}
