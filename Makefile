@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 10s
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: test bench fuzz lint
+.PHONY: test bench fuzz lint cassettes reports matrix
 
 # The README's test command: every package's tests, race-free and offline.
 test:
@@ -11,7 +11,7 @@ test:
 
 # Benchmarks against the budgets in DESIGN.md ("Budgets").
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./internal/...
+	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./internal/... ./cmd/replaycheck/
 
 # A short, bounded run of every fuzz target (FUZZTIME each).
 fuzz:
@@ -23,7 +23,25 @@ fuzz:
 		done; \
 	done
 
-# gofmt and go vet must be clean.
+# gofmt and go vet must be clean, and every cassette must pass replaycheck lint.
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run ./cmd/replaycheck lint
+
+# Re-record every target x applicable scenario against its provider profile's
+# simulator (loopback, in-process). The fixed seed makes the signatures, and
+# so the cassettes, reproducible byte for byte.
+cassettes:
+	$(GO) run ./cmd/replaycheck record --all --simulate --seed replaycheck --force
+
+# Regenerate reports/ (matrix.md, matrix.json, junit.xml, matrix.html) from the
+# Ginkgo suites over the committed cassettes. CI checks the result with
+# git diff --exit-code reports/. The suites fail on a fail cell, but the reports
+# are written first, so they show it.
+reports:
+	REPLAYCHECK_REPORTS=$(CURDIR)/reports $(GO) test ./suites/ -count=1
+
+# Print the route-by-route matrix of the committed cassettes.
+matrix:
+	$(GO) run ./cmd/replaycheck run

@@ -48,8 +48,15 @@ func anthropicCheck(s *Simulator, q *request, c providers.Condition) (hit, bool)
 		if !anthropicThinkingOn(q.root) {
 			return hit{}, false
 		}
+		// Only the in-flight tool loop counts: the assistant turns after
+		// the last user message that is not just tool results. A new user
+		// question closes the loop, and earlier turns' thinking may be
+		// dropped (Anthropic and Bedrock extended-thinking docs).
 		for i := len(msgs) - 1; i >= 0; i-- {
 			m := msgs[i]
+			if m.Get("role").String() == "user" && !onlyToolResults(m) {
+				break
+			}
 			if m.Get("role").String() != "assistant" || !hasBlock(m, "tool_use") {
 				continue
 			}
@@ -109,6 +116,21 @@ func anthropicCheck(s *Simulator, q *request, c providers.Condition) (hit, bool)
 		}
 	}
 	return hit{}, false
+}
+
+// onlyToolResults reports whether a user message holds nothing but
+// tool_result blocks (it continues a tool loop rather than asking anew).
+func onlyToolResults(m gjson.Result) bool {
+	content := m.Get("content")
+	if !content.IsArray() || len(content.Array()) == 0 {
+		return false
+	}
+	for _, b := range content.Array() {
+		if b.Get("type").String() != "tool_result" {
+			return false
+		}
+	}
+	return true
 }
 
 // hasBlock reports whether a message's content has a block of type typ.

@@ -2,7 +2,9 @@ package sim
 
 import (
 	"bytes"
+	"encoding/base64"
 	"net/http"
+	"strings"
 )
 
 // anthropicReply writes a Messages API answer, or its named SSE events.
@@ -35,7 +37,15 @@ func anthropicReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 		return
 	}
 	var b bytes.Buffer
+	var frames []frame
+	invoke := strings.HasSuffix(q.path, "/invoke-with-response-stream")
 	event := func(name string, data obj) {
+		if invoke {
+			// Bedrock InvokeModel wraps each Anthropic event, base64, in
+			// an event-stream "chunk" frame.
+			frames = append(frames, frame{typ: "chunk", payload: obj{{"bytes", base64.StdEncoding.EncodeToString(encode(data))}}})
+			return
+		}
 		b.WriteString("event: " + name + "\ndata: ")
 		b.Write(encode(data))
 		b.WriteString("\n\n")
@@ -82,6 +92,10 @@ func anthropicReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 	event("message_delta", obj{{"type", "message_delta"}, {"delta", obj{{"stop_reason", stop}, {"stop_sequence", nil}}},
 		{"usage", obj{{"output_tokens", t.usage.output}}}})
 	event("message_stop", obj{{"type", "message_stop"}})
+	if invoke {
+		writeFrames(s, w, frames)
+		return
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)

@@ -75,6 +75,12 @@ func converseReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 	}
 	add("messageStop", obj{{"stopReason", stop}})
 	add("metadata", obj{{"usage", usage}, {"metrics", metrics}})
+	writeFrames(s, w, events)
+}
+
+// writeFrames writes AWS event-stream frames (Converse and InvokeModel
+// streams).
+func writeFrames(s *Simulator, w http.ResponseWriter, events []frame) {
 	var b bytes.Buffer
 	enc := eventstream.NewEncoder()
 	for _, f := range events {

@@ -79,7 +79,8 @@ func readRequest(w http.ResponseWriter, r *http.Request, mode string) (*request,
 		if q.model == "" {
 			q.model = modelFromPath(q.path, "models")
 		}
-		q.stream = root.Get("stream").Type == gjson.True
+		// Bedrock InvokeModel streams through its own path, not a body flag.
+		q.stream = root.Get("stream").Type == gjson.True || strings.HasSuffix(r.URL.Path, "/invoke-with-response-stream")
 	case modeConverse:
 		q.model = modelFromPath(q.path, "model")
 		q.stream = strings.HasSuffix(r.URL.Path, "/converse-stream")

@@ -30,11 +30,8 @@ func runCapture(_ context.Context, std *streams, args []string) error {
 	if !ok {
 		return f.usagef("--api-mode %q: unknown api mode (want chat, anthropic, bedrock-converse, gemini or responses)", *apiMode)
 	}
-	mf, err := f.loadMatrix()
-	if err != nil {
-		return err
-	}
-	dia, err := dialects.For(mode, &mf.Table)
+	// Capture reads no route data, so the zero table serves.
+	dia, err := dialects.For(mode, &engine.Table{})
 	if err != nil {
 		return err
 	}

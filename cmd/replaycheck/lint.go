@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
+	"github.com/replaycheck/replaycheck/scenario"
+	"github.com/replaycheck/replaycheck/suites/harness"
+)
+
+func runLint(ctx context.Context, std *streams, args []string) error {
+	f := newFlags("lint",
+		"lint [--cassettes DIR] [--matrix FILE] [--providers DIR]",
+		"Lint checks the cassette directory: every cassette parses, carries\n"+
+			"provenance (simulated from the target's current profile version, or\n"+
+			"recorded), sits at DIR/<target>/<scenario>.yaml for a target and a\n"+
+			"scenario of the matrix that applies to it, and holds nothing that looks\n"+
+			"like a credential (credential headers, bearer tokens, sk-…, AKIA…,\n"+
+			"AIza…, key= query parameters, long high-entropy header values); and\n"+
+			"every target × applicable scenario has its cassette. Each finding is\n"+
+			"one line naming the file (and the interaction); any finding exits 1.")
+	dir := f.String("cassettes", "cassettes", "the cassette `DIR`")
+	var ps profileSetFlag
+	ps.register(f)
+	pos, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if err := f.atMost(pos, 0); err != nil {
+		return err
+	}
+	if !dirExists(*dir) {
+		return fmt.Errorf("%s: not a directory", *dir)
+	}
+	mf, err := f.loadMatrix()
+	if err != nil {
+		return err
+	}
+	profiles, err := ps.load()
+	if err != nil {
+		return err
+	}
+	l := &linter{dir: *dir, matrix: mf, profiles: profiles}
+	if err := l.run(); err != nil {
+		return err
+	}
+	for _, line := range l.findings {
+		fmt.Fprintln(std.out, line)
+	}
+	if n := len(l.findings); n > 0 {
+		what := "lint findings"
+		if n == 1 {
+			what = "lint finding"
+		}
+		return &failuresError{n: n, what: what}
+	}
+	fmt.Fprintf(std.out, "lint: %d cassettes for %d targets: all parse, carry provenance, belong to the matrix and hold no credentials; no cell is missing\n", l.cassettes, len(mf.Targets))
+	return nil
+}
+
+// A linter collects the findings of one lint run.
+type linter struct {
+	dir       string
+	matrix    *matrix.File
+	profiles  map[string]*providers.Profile
+	findings  []string
+	cassettes int
+}
+
+func (l *linter) addf(format string, args ...any) {
+	l.findings = append(l.findings, fmt.Sprintf(format, args...))
+}
+
+// run walks the directory, checks every file, then checks coverage. The
+// findings come out sorted by file.
+func (l *linter) run() error {
+	seen := map[string]bool{}
+	err := filepath.WalkDir(l.dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(l.dir, path)
+		if err != nil {
+			return err
+		}
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		name := d.Name()
+		switch {
+		case strings.HasPrefix(name, ".cassette-") && strings.HasSuffix(name, ".tmp"):
+			l.addf("%s: leftover temporary file of an interrupted recording: delete it", path)
+		case filepath.Ext(name) != ".yaml":
+			// READMEs and the like are not cassettes.
+		case len(parts) != 2:
+			l.addf("%s: not at <dir>/<target>/<scenario>.yaml", path)
+		default:
+			target, sc := parts[0], strings.TrimSuffix(parts[1], ".yaml")
+			seen[target+"/"+sc] = true
+			l.cassette(path, target, sc)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	l.coverage(seen)
+	sort.Strings(l.findings)
+	return nil
+}
+
+// cassette checks one file found at <dir>/<target>/<sc>.yaml.
+func (l *linter) cassette(path, target, sc string) {
+	l.cassettes++
+	file, err := harness.Read(path)
+	if err != nil {
+		l.addf("%v", err)
+		return
+	}
+	for _, fd := range harness.Scan(file) {
+		l.addf("%s: %s: looks like a credential (%s)", path, fd.Where, fd.What)
+	}
+	prov := file.Provenance
+	if prov.Target != target || prov.Scenario != sc {
+		l.addf("%s: provenance names %s/%s, but the file sits at %s/%s", path, prov.Target, prov.Scenario, target, sc)
+	}
+	t, ok := l.matrix.Target(target)
+	if !ok {
+		l.addf("%s: no target %q in %s", path, target, l.matrix.Path)
+		return
+	}
+	s, ok := scenario.ByName(sc)
+	if !ok {
+		l.addf("%s: no scenario %q (want one of %s)", path, sc, strings.Join(matrix.Scenarios, ", "))
+		return
+	}
+	p, ok := l.profiles[t.Profile]
+	if !ok {
+		l.addf("%s: target %s names profile %q, which does not exist", path, t.ID, t.Profile)
+		return
+	}
+	if applies, why := s.Applies(t, p); !applies {
+		l.addf("%s: scenario %s does not apply to target %s (%s): delete the cassette", path, sc, t.ID, why)
+	}
+	if prov.Kind == harness.Simulated {
+		switch {
+		case prov.Profile != p.Name:
+			l.addf("%s: simulated from profile %q, but target %s uses profile %q", path, prov.Profile, t.ID, p.Name)
+		case prov.ProfileVersion != p.Version:
+			l.addf("%s: simulated from %s v%d, but the profile is now v%d: re-record it (make cassettes)", path, prov.Profile, prov.ProfileVersion, p.Version)
+		}
+	}
+}
+
+// coverage reports every target × applicable scenario without a cassette.
+func (l *linter) coverage(seen map[string]bool) {
+	for _, t := range l.matrix.Targets {
+		p, ok := l.profiles[t.Profile]
+		if !ok {
+			l.addf("%s:%d: target %s names profile %q, which does not exist", l.matrix.Path, t.Line, t.ID, t.Profile)
+			continue
+		}
+		for _, s := range scenario.All() {
+			if applies, _ := s.Applies(t, p); !applies || seen[t.ID+"/"+s.Name] {
+				continue
+			}
+			l.addf("%s: missing: scenario %s applies to target %s; record it with: replaycheck record --target %s --scenario %s",
+				harness.Path(l.dir, t.ID, s.Name), s.Name, t.ID, t.ID, s.Name)
+		}
+	}
+}
+
+// dirExists reports whether path is an existing directory.
+func dirExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}

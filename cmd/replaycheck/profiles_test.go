@@ -1,0 +1,318 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+
+	"github.com/replaycheck/replaycheck/providers"
+	"github.com/replaycheck/replaycheck/sim"
+)
+
+// redactionTrigger is Anthropic's documented test string that makes a
+// model answer with redacted thinking; the simulator honours it.
+const redactionTrigger = "ANTHROPIC_MAGIC_STRING_TRIGGER_REDACTED_THINKING_46C9A13E193C177646C7398A98432ECCCE4C1253D5E2D82641AC0E52CC2876CB"
+
+// A trigger is a request built to make one rule fire, with the values its
+// answer's placeholders must take.
+type trigger struct {
+	reason string
+	path   string
+	body   string
+	index  int
+	at     string
+}
+
+// simServer is one profile's simulator on loopback.
+type simServer struct {
+	url string
+	p   *providers.Profile
+}
+
+func (s simServer) post(t *testing.T, path, body string) (int, string, string) {
+	t.Helper()
+	resp, err := http.Post(s.url+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+}
+
+// TestProfileRulesAgainstSimulator checks every rule of every committed
+// profile against the simulator: a request built to meet the rule's
+// condition gets the rule's status and its verbatim body, placeholders
+// filled ({index}, {field}, {path}, {request_id}).
+func TestProfileRulesAgainstSimulator(t *testing.T) {
+	_, profiles := loadRepo(t)
+	rules := 0
+	for _, name := range profileNames(profiles) {
+		p := profiles[name]
+		s, err := sim.New(p, sim.Options{Seed: "rules"})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		hs := httptest.NewServer(s)
+		srv := simServer{url: hs.URL, p: p}
+		for _, rule := range p.Rules {
+			rules++
+			t.Run(name+"/"+rule.ID, func(t *testing.T) {
+				model, ok := modelFor(rule.When)
+				if !ok {
+					t.Fatalf("no model id satisfies models %q except %q", rule.When.Models, rule.When.ExceptModels)
+				}
+				triggers, err := triggersFor(t, srv, rule.When, model)
+				if err != nil {
+					t.Fatalf("%v: extend triggersFor in profiles_test.go for this condition", err)
+				}
+				for _, tr := range triggers {
+					checkRule(t, srv, rule, tr, false)
+					if rule.StreamFraming == providers.StreamSSE {
+						checkRule(t, srv, rule, tr, true)
+					}
+				}
+			})
+		}
+		hs.Close()
+	}
+	if rules < 20 {
+		t.Errorf("only %d rules checked; the profiles did not load", rules)
+	}
+}
+
+// checkRule sends tr (streamed when stream) and compares the answer with
+// the rule's rendered body.
+func checkRule(t *testing.T, srv simServer, rule providers.Rule, tr trigger, stream bool) {
+	t.Helper()
+	body := tr.body
+	if stream {
+		body = strings.Replace(body, "{", `{"stream":true,`, 1)
+	}
+	sum := sha256.Sum256([]byte(body))
+	want := srv.p.RenderBody(rule, map[string]string{
+		"index":      strconv.Itoa(tr.index),
+		"field":      rule.When.Field,
+		"path":       tr.at,
+		"request_id": "sim_" + hex.EncodeToString(sum[:])[:12],
+	})
+	wantType := rule.ContentType
+	if wantType == "" {
+		wantType = "application/json"
+	}
+	if stream {
+		want, wantType = "data:"+want+"\n\n", "text/event-stream"
+	}
+	status, ctype, got := srv.post(t, tr.path, body)
+	what := tr.reason
+	if stream {
+		what += ", streamed"
+	}
+	if status != rule.Status || got != want {
+		t.Errorf("%s: answered %d\n%s\nwant %d\n%s", what, status, got, rule.Status, want)
+	}
+	if ctype != wantType {
+		t.Errorf("%s: Content-Type %q, want %q", what, ctype, wantType)
+	}
+	if strings.Contains(got, "{index}") || strings.Contains(got, "{path}") || strings.Contains(got, "{request_id}") {
+		t.Errorf("%s: a placeholder was left unfilled: %s", what, got)
+	}
+}
+
+// modelFor picks a model id the condition applies to.
+func modelFor(c providers.Condition) (string, bool) {
+	for _, m := range append(append([]string(nil), c.Models...), "sim-model") {
+		if c.AppliesTo(m) {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// Message builders.
+func q(s string) string { return strconv.Quote(s) }
+
+func chatBody(model string, msgs ...string) string {
+	return `{"model":` + q(model) + `,"messages":[` + strings.Join(msgs, ",") + `]}`
+}
+
+const (
+	chatUser     = `{"role":"user","content":"What is in the notes?"}`
+	chatUserNext = `{"role":"user","content":"And then?"}`
+	chatTool     = `{"role":"tool","tool_call_id":"c1","content":"the notes"}`
+	chatCall     = `{"id":"c1","type":"function","function":{"name":"lookup","arguments":"{}"}}`
+)
+
+// chatAssistant is an assistant message with extra members.
+func chatAssistant(extra string) string {
+	return `{"role":"assistant","content":"ok"` + extra + `}`
+}
+
+// triggersFor builds the requests that meet condition c on the profile's
+// dialect, for model.
+func triggersFor(t *testing.T, srv simServer, c providers.Condition, model string) ([]trigger, error) {
+	if c.Kind == providers.ConditionTopLevelFieldPresent {
+		return topLevelTriggers(srv.p.APIMode, c, model)
+	}
+	switch srv.p.APIMode {
+	case providers.APIModeChat:
+		return chatTriggers(c, model)
+	case providers.APIModeAnthropic:
+		return anthropicTriggers(c, model)
+	case providers.APIModeBedrockConverse:
+		return converseTriggers(t, srv, c, model)
+	case providers.APIModeGemini:
+		return geminiTriggers(c, model)
+	}
+	return nil, fmt.Errorf("api mode %s", srv.p.APIMode)
+}
+
+// topLevelTriggers adds the condition's field to the body of a plain
+// one-message request.
+func topLevelTriggers(mode string, c providers.Condition, model string) ([]trigger, error) {
+	var path, body string
+	switch mode {
+	case providers.APIModeChat:
+		path, body = "/v1/chat/completions", chatBody(model, chatUser)
+	case providers.APIModeAnthropic:
+		path, body = "/v1/messages", `{"model":`+q(model)+`,"max_tokens":1024,"messages":[{"role":"user","content":"hi"}]}`
+	case providers.APIModeBedrockConverse:
+		path, body = "/model/"+url.PathEscape(model)+"/converse", `{"messages":[{"role":"user","content":[{"text":"hi"}]}]}`
+	case providers.APIModeGemini:
+		path, body = "/v1beta/models/"+url.PathEscape(model)+":generateContent", `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`
+	default:
+		return nil, fmt.Errorf("api mode %s", mode)
+	}
+	body, err := sjson.Set(body, c.Field, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Field, err)
+	}
+	return []trigger{{"the request carries top-level " + c.Field, path, body, 0, c.Field}}, nil
+}
+
+func chatTriggers(c providers.Condition, model string) ([]trigger, error) {
+	const path = "/v1/chat/completions"
+	one := func(reason, msg, at string, msgs ...string) trigger {
+		all := append([]string{chatUser, msg}, msgs...)
+		return trigger{reason: reason, path: path, body: chatBody(model, all...), index: 1, at: "messages.1." + at}
+	}
+	toolTurn := func(extra string) string { return chatAssistant(`,"tool_calls":[` + chatCall + `]` + extra) }
+	switch {
+	case c.Kind == providers.ConditionAssistantFieldPresent:
+		return []trigger{one("an assistant message carries "+c.Field, chatAssistant(`,`+q(c.Field)+`:"r"`), c.Field, chatUserNext)}, nil
+	case c.Kind == providers.ConditionToolTurnFieldMissing:
+		out := []trigger{one("a tool-call turn without "+c.Field, toolTurn(""), c.Field, chatTool)}
+		if c.BlankIsMissing {
+			out = append(out, one("a tool-call turn with "+c.Field+` ""`, toolTurn(`,`+q(c.Field)+`:""`), c.Field, chatTool))
+		}
+		if c.WhitespaceIsMissing {
+			out = append(out, one("a tool-call turn with "+c.Field+` " "`, toolTurn(`,`+q(c.Field)+`:" "`), c.Field, chatTool))
+		}
+		return out, nil
+	case strings.HasPrefix(c.Field, "reasoning_details") && c.Kind == providers.ConditionSignatureInvalid:
+		return []trigger{
+			one("a reasoning.text item with a forged signature", chatAssistant(`,"reasoning_details":[{"type":"reasoning.text","text":"t","signature":"Zm9yZ2Vk","index":0}]`), "reasoning_details.0", chatUserNext),
+			one("a reasoning.encrypted item that is not the provider's", chatAssistant(`,"reasoning_details":[{"type":"reasoning.encrypted","data":"Zm9yZ2Vk","index":0}]`), "reasoning_details.0", chatUserNext),
+		}, nil
+	case strings.HasPrefix(c.Field, "reasoning_details") && c.Kind == providers.ConditionSignatureMissing:
+		return []trigger{one("a reasoning.text item without its signature", chatAssistant(`,"reasoning_details":[{"type":"reasoning.text","text":"t","index":0}]`), "reasoning_details.0", chatUserNext)}, nil
+	case c.Field == "reasoning_opaque" && c.Kind == providers.ConditionSignatureInvalid:
+		return []trigger{one("a reasoning_opaque the provider did not issue", chatAssistant(`,"reasoning_opaque":"Zm9yZ2Vk"`), "reasoning_opaque", chatUserNext)}, nil
+	case c.Field == "reasoning_opaque" && c.Kind == providers.ConditionSignatureMissing:
+		return []trigger{one("the last tool-call turn without reasoning_opaque", toolTurn(""), "reasoning_opaque", chatTool)}, nil
+	case strings.HasSuffix(c.Field, "thought_signature") && c.Kind == providers.ConditionSignatureMissing:
+		sub := "extra_content.google.thought_signature"
+		if strings.HasSuffix(c.Field, "function.thought_signature") {
+			sub = "function.thought_signature"
+		}
+		return []trigger{one("a current-turn tool call without its thought signature", toolTurn(""), "tool_calls.0."+sub, chatTool)}, nil
+	case strings.Contains(c.Field, "extra_content") && c.Kind == providers.ConditionSignatureInvalid:
+		call := `{"id":"c1","type":"function","function":{"name":"lookup","arguments":"{}"},"extra_content":{"google":{"thought_signature":"Zm9yZ2Vk"}}}`
+		return []trigger{one("a tool call with a forged thought signature", chatAssistant(`,"tool_calls":[`+call+`]`), "tool_calls.0.extra_content.google.thought_signature", chatTool)}, nil
+	}
+	return nil, fmt.Errorf("chat: no trigger for %s(%s)", c.Kind, c.Field)
+}
+
+func anthropicTriggers(c providers.Condition, model string) ([]trigger, error) {
+	const path = "/v1/messages"
+	user := `{"role":"user","content":"What is in the notes?"}`
+	body := func(extra string, msgs ...string) string {
+		return `{"model":` + q(model) + `,"max_tokens":2048` + extra + `,"messages":[` + strings.Join(msgs, ",") + `]}`
+	}
+	thinking := func(block string) string {
+		return body("", user, `{"role":"assistant","content":[`+block+`,{"type":"text","text":"ok"}]}`, `{"role":"user","content":"And then?"}`)
+	}
+	switch {
+	case c.Kind == providers.ConditionSignatureMissing && strings.HasPrefix(c.Field, "thinking"):
+		return []trigger{{"a thinking block without its signature", path, thinking(`{"type":"thinking","thinking":"t"}`), 1, "messages.1.content.0"}}, nil
+	case c.Kind == providers.ConditionSignatureInvalid && strings.HasPrefix(c.Field, "thinking"):
+		return []trigger{{"a thinking block with a forged signature", path, thinking(`{"type":"thinking","thinking":"t","signature":"Zm9yZ2Vk"}`), 1, "messages.1.content.0"}}, nil
+	case c.Kind == providers.ConditionToolTurnFieldMissing && c.Field == "thinking":
+		b := body(`,"thinking":{"type":"enabled","budget_tokens":1024}`, user,
+			`{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"lookup","input":{}}]}`,
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"the notes"}]}`)
+		return []trigger{{"thinking enabled and a tool_use turn without its thinking block", path, b, 1, "messages.1.content.0"}}, nil
+	}
+	return nil, fmt.Errorf("anthropic: no trigger for %s(%s)", c.Kind, c.Field)
+}
+
+func converseTriggers(t *testing.T, srv simServer, c providers.Condition, model string) ([]trigger, error) {
+	path := "/model/" + url.PathEscape(model) + "/converse"
+	user := `{"role":"user","content":[{"text":"What is in the notes?"}]}`
+	body := func(extra string, msgs ...string) string {
+		return `{"messages":[` + strings.Join(msgs, ",") + `]` + extra + `}`
+	}
+	reasoning := func(rc string) string {
+		return body("", user, `{"role":"assistant","content":[{"reasoningContent":`+rc+`},{"text":"ok"}]}`, `{"role":"user","content":[{"text":"And then?"}]}`)
+	}
+	switch {
+	case c.Kind == providers.ConditionSignatureMissing && strings.Contains(c.Field, "reasoningText"):
+		return []trigger{{"reasoningText without its signature", path, reasoning(`{"reasoningText":{"text":"t"}}`), 1, "messages.1.content.0"}}, nil
+	case c.Kind == providers.ConditionSignatureInvalid && strings.Contains(c.Field, "reasoningText"):
+		return []trigger{{"reasoningText with a forged signature", path, reasoning(`{"reasoningText":{"text":"t","signature":"Zm9yZ2Vk"}}`), 1, "messages.1.content.0"}}, nil
+	case c.Kind == providers.ConditionToolTurnFieldMissing && strings.HasPrefix(c.Field, "reasoningContent"):
+		b := body(`,"additionalModelRequestFields":{"thinking":{"type":"enabled","budget_tokens":1024}}`, user,
+			`{"role":"assistant","content":[{"toolUse":{"toolUseId":"t1","name":"lookup","input":{}}}]}`,
+			`{"role":"user","content":[{"toolResult":{"toolUseId":"t1","content":[{"text":"the notes"}]}}]}`)
+		return []trigger{{"thinking on and a toolUse turn without reasoningContent", path, b, 1, "messages.1.content.0"}}, nil
+	case c.Kind == providers.ConditionSealedBlobForeign && strings.Contains(c.Field, "redactedContent"):
+		// A genuine blob, sealed by this simulator for another model.
+		other := "other-" + model
+		status, _, answer := srv.post(t, "/model/"+url.PathEscape(other)+"/converse", body("", `{"role":"user","content":[{"text":`+q(redactionTrigger)+`}]}`))
+		blob := gjson.Get(answer, "output.message.content.0.reasoningContent.redactedContent").String()
+		if status != 200 || blob == "" {
+			return nil, fmt.Errorf("bedrock-converse: the simulator gave no redactedContent for the redaction trigger (%d): %s", status, answer)
+		}
+		return []trigger{{"a redacted blob sealed for another model", path, reasoning(`{"redactedContent":` + q(blob) + `}`), 1, "messages.1.content.0"}}, nil
+	}
+	return nil, fmt.Errorf("bedrock-converse: no trigger for %s(%s)", c.Kind, c.Field)
+}
+
+func geminiTriggers(c providers.Condition, model string) ([]trigger, error) {
+	path := "/v1beta/models/" + url.PathEscape(model) + ":generateContent"
+	user := `{"role":"user","parts":[{"text":"What is in the notes?"}]}`
+	result := `{"role":"user","parts":[{"functionResponse":{"name":"lookup","response":{"r":"the notes"}}}]}`
+	body := func(call string) string {
+		return `{"contents":[` + user + `,{"role":"model","parts":[` + call + `]},` + result + `]}`
+	}
+	switch {
+	case c.Kind == providers.ConditionSignatureMissing && c.Field == "thoughtSignature":
+		return []trigger{{"a current-turn functionCall without its thoughtSignature", path, body(`{"functionCall":{"name":"lookup","args":{}}}`), 1, "contents.1.parts.0"}}, nil
+	case c.Kind == providers.ConditionSignatureInvalid && c.Field == "thoughtSignature":
+		return []trigger{{"a forged thoughtSignature", path, body(`{"functionCall":{"name":"lookup","args":{}},"thoughtSignature":"Zm9yZ2Vk"}`), 1, "contents.1.parts.0"}}, nil
+	}
+	return nil, fmt.Errorf("gemini: no trigger for %s(%s)", c.Kind, c.Field)
+}

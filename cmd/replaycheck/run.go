@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/report"
+	"github.com/replaycheck/replaycheck/scenario"
+)
+
+// matrixWriter prints a matrix in one format; color only matters to the
+// table.
+type matrixWriter func(w io.Writer, m *report.Matrix, color bool) error
+
+// formatWriter returns the writer of a --format value.
+func formatWriter(format string) (matrixWriter, bool) {
+	switch format {
+	case "table":
+		return report.WriteTable, true
+	case "md":
+		return ignoreColor(report.WriteMarkdown), true
+	case "json":
+		return ignoreColor(report.WriteJSON), true
+	case "junit":
+		return ignoreColor(report.WriteJUnit), true
+	case "html":
+		return ignoreColor(report.WriteHTML), true
+	}
+	return nil, false
+}
+
+func ignoreColor(write func(io.Writer, *report.Matrix) error) matrixWriter {
+	return func(w io.Writer, m *report.Matrix, _ bool) error { return write(w, m) }
+}
+
+func runRun(ctx context.Context, std *streams, args []string) error {
+	f := newFlags("run",
+		"run [--target ID]... [--scenario S]... [--format table|md|json|junit|html] [--out DIR] [--cassettes DIR] [--providers DIR] [--color]",
+		"Run replays the committed cassettes through every scenario with the route\n"+
+			"table and prints the route-by-route matrix: one row per target, one column\n"+
+			"per scenario, each cell pass, fail, unverified, n/a, known-fail or advisory,\n"+
+			"marked sim or rec by the provenance of its cassette. It needs no key, no\n"+
+			"network and no Go toolchain. Progress goes to stderr, the matrix to stdout;\n"+
+			"--out writes matrix.md, matrix.json, junit.xml and matrix.html into a\n"+
+			"directory instead. The exit code is 1 when any cell fails, a declared\n"+
+			"known failure that passes included.")
+	var targets, scenarios listFlag
+	f.Var(&targets, "target", "run only target `ID` (repeatable or comma-separated)")
+	f.Var(&scenarios, "scenario", "run only scenario `S` (repeatable or comma-separated)")
+	format := f.String("format", "table", "print the matrix as `FORMAT`: table, md, json, junit or html")
+	out := f.String("out", "", "write the four report files into `DIR` instead of printing the matrix")
+	cassettes := f.String("cassettes", "cassettes", "the cassettes `DIR`")
+	var profileSet profileSetFlag
+	profileSet.register(f)
+	color := f.Bool("color", false, "colour the statuses of the table format")
+	pos, err := f.parse(args)
+	if err != nil {
+		return err
+	}
+	if err := f.atMost(pos, 0); err != nil {
+		return err
+	}
+	write, known := formatWriter(*format)
+	set := map[string]bool{}
+	f.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	switch {
+	case !known:
+		return f.usagef("--format %q: unknown format (want table, md, json, junit or html)", *format)
+	case *out != "" && set["format"]:
+		return f.usagef("--out writes every format: drop --format")
+	case *color && (*out != "" || *format != "table"):
+		return f.usagef("--color applies to the table format only")
+	}
+	mf, err := f.loadMatrix()
+	if err != nil {
+		return err
+	}
+	if err := checkSelection(f, mf, targets, scenarios); err != nil {
+		return err
+	}
+	profiles, err := profileSet.load()
+	if err != nil {
+		return err
+	}
+	if err := checkDir(*cassettes); err != nil {
+		return err
+	}
+	r := &scenario.Runner{Matrix: mf, Profiles: profiles, CassetteDir: *cassettes}
+	p := newProgress(std.err, selected(len(mf.Targets), len(targets))*selected(len(scenario.All()), len(scenarios)))
+	m, err := r.RunMatrix(ctx, targets, scenarios, p.cell)
+	p.done()
+	if err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := report.WriteDir(*out, m); err != nil {
+			return err
+		}
+		fmt.Fprintf(std.out, "%s\nwrote %s\n", m.Summary(), strings.Join(reportPaths(*out), ", "))
+	} else if err := write(std.out, m, *color); err != nil {
+		return err
+	}
+	if n := m.Counts()[report.StatusFail]; n > 0 {
+		what := "cells failed"
+		if n == 1 {
+			what = "cell failed"
+		}
+		return &failuresError{n: n, what: what}
+	}
+	return nil
+}
+
+// selected is how many of n items a filter of k names selects.
+func selected(n, k int) int {
+	if k == 0 {
+		return n
+	}
+	return k
+}
+
+// checkSelection refuses unknown or repeated --target and --scenario names
+// as usage errors, before anything runs.
+func checkSelection(f *commandFlags, mf *matrix.File, targets, scenarios []string) error {
+	for i, id := range targets {
+		if _, ok := mf.Target(id); !ok {
+			return f.usagef("--target %q: no such target in %s", id, f.matrix)
+		}
+		if slices.Contains(targets[:i], id) {
+			return f.usagef("--target %q given twice", id)
+		}
+	}
+	for i, name := range scenarios {
+		if _, ok := scenario.ByName(name); !ok {
+			return f.usagef("--scenario %q: unknown scenario (want one of %s)", name, strings.Join(matrix.Scenarios, ", "))
+		}
+		if slices.Contains(scenarios[:i], name) {
+			return f.usagef("--scenario %q given twice", name)
+		}
+	}
+	return nil
+}
+
+// checkDir reports a missing or non-directory path.
+func checkDir(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: no such directory (run from the repository root, or pass the directory)", dir)
+	case err != nil:
+		return err
+	case !info.IsDir():
+		return fmt.Errorf("%s: not a directory", dir)
+	}
+	return nil
+}
+
+// reportPaths are the paths of the report files in dir.
+func reportPaths(dir string) []string {
+	paths := make([]string, len(report.Files))
+	for i, f := range report.Files {
+		paths[i] = filepath.Join(dir, f.Name)
+	}
+	return paths
+}

@@ -1,0 +1,345 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/report"
+	"github.com/replaycheck/replaycheck/scenario"
+)
+
+// runFixtureTargets are the targets of the small recorded fixture: a
+// must-echo provider, a strict schema and a gateway that signs.
+var runFixtureTargets = []string{"deepseek", "mistral", "openrouter"}
+
+// recordRunFixture records the fixture's cassettes against the in-process
+// simulator with a fixed seed, through `replaycheck record`, into a
+// temporary directory.
+func recordRunFixture(t *testing.T) string {
+	t.Helper()
+	t.Setenv("CI", "")
+	dir := t.TempDir()
+	r := runMain(t, "", "record", "--matrix", repoMatrix, "--providers", repoProviders,
+		"--target", strings.Join(runFixtureTargets, ","), "--simulate", "--seed", "run-fixture", "--out", dir)
+	if r.code != 0 {
+		t.Fatalf("recording the fixture: exit %d: %s", r.code, r.stderr)
+	}
+	return dir
+}
+
+// runArgs are the arguments of `run` over the fixture, plus extra.
+func runArgs(cassettes string, extra ...string) []string {
+	return append([]string{"run", "--matrix", repoMatrix, "--cassettes", cassettes,
+		"--target", strings.Join(runFixtureTargets, ",")}, extra...)
+}
+
+func TestRun(t *testing.T) {
+	fixture := recordRunFixture(t)
+
+	t.Run("golden", func(t *testing.T) {
+		tests := []struct {
+			reason, golden string
+			args           []string
+		}{
+			{"the default table", "run-table.txt", runArgs(fixture)},
+			{"the table in colour", "run-table-color.txt", runArgs(fixture, "--color")},
+			{"the JSON contract", "run.json", runArgs(fixture, "--format", "json")},
+			{"Markdown", "run.md", runArgs(fixture, "--format", "md")},
+			{"JUnit XML", "run-junit.xml", runArgs(fixture, "--format", "junit")},
+			{"filters select targets and scenarios, in matrix and column order", "run-filtered.txt",
+				[]string{"run", "--matrix", repoMatrix, "--cassettes", fixture, "--scenario", "strict-schema", "--target", "mistral,deepseek", "--scenario", "carriers"}},
+		}
+		for _, tt := range tests {
+			r := runMain(t, "", tt.args...)
+			if r.code != 0 {
+				t.Fatalf("%s: exit %d, stderr:\n%s", tt.reason, r.code, r.stderr)
+			}
+			checkGolden(t, tt.golden, r.stdout)
+		}
+	})
+
+	t.Run("progress", func(t *testing.T) {
+		r := runMain(t, "", runArgs(fixture, "--scenario", "carriers,resume")...)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		checkGolden(t, "run-progress.txt", r.stderr)
+	})
+
+	t.Run("json equals the runner's matrix", func(t *testing.T) {
+		// run takes the profiles built into the binary here (there is no
+		// ./providers in this directory); the runner takes the files.
+		mf, profiles := loadRepo(t)
+		runner := &scenario.Runner{Matrix: mf, Profiles: profiles, CassetteDir: fixture}
+		m, err := runner.RunMatrix(context.Background(), runFixtureTargets, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		if err := report.WriteJSON(&want, m); err != nil {
+			t.Fatal(err)
+		}
+		r := runMain(t, "", runArgs(fixture, "--format", "json")...)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		if diff := cmp.Diff(want.String(), r.stdout); diff != "" {
+			t.Errorf("run --format json differs from Runner.RunMatrix (-runner +run):\n%s", diff)
+		}
+		if len(m.Cells) != len(runFixtureTargets)*len(scenario.All()) {
+			t.Errorf("%d cells, want one per target × scenario", len(m.Cells))
+		}
+	})
+
+	t.Run("out", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "reports")
+		r := runMain(t, "", runArgs(fixture, "--out", out)...)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		asJSON := runMain(t, "", runArgs(fixture, "--format", "json")...).stdout
+		for _, f := range []struct{ name, format string }{
+			{"matrix.md", "md"}, {"matrix.json", "json"}, {"junit.xml", "junit"}, {"matrix.html", "html"},
+		} {
+			got, err := os.ReadFile(filepath.Join(out, f.name))
+			if err != nil {
+				t.Errorf("--out wrote no %s: %v", f.name, err)
+				continue
+			}
+			if want := runMain(t, "", runArgs(fixture, "--format", f.format)...).stdout; string(got) != want {
+				t.Errorf("%s differs from run --format %s", f.name, f.format)
+			}
+		}
+		m, err := report.ReadJSON(strings.NewReader(asJSON))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(r.stdout, m.Summary()+"\n") || !strings.Contains(r.stdout, filepath.Join(out, "matrix.html")) {
+			t.Errorf("stdout must give the summary and the files written, got:\n%s", r.stdout)
+		}
+	})
+
+	t.Run("html", func(t *testing.T) {
+		page := runMain(t, "", runArgs(fixture, "--format", "html")...).stdout
+		m, err := report.ReadJSON(strings.NewReader(runMain(t, "", runArgs(fixture, "--format", "json")...).stdout))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkMatrixPage(t, page, m)
+	})
+
+	t.Run("exit codes", func(t *testing.T) {
+		testRunExitCodes(t, fixture)
+	})
+}
+
+// testRunExitCodes checks run's exit codes: 0 on a clean matrix, 1 on a
+// fail cell (a refusal, or a known failure that passes), 2 on usage errors
+// and 3 on bad input.
+func testRunExitCodes(t *testing.T, fixture string) {
+	dir := t.TempDir()
+	original := mustRead(t, repoMatrix)
+	strict := strictReads(t, original, "reasoning_content")
+	writeMatrix := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	strictPath := writeMatrix("strict-rc.yaml", strict)
+	declaredPasses := writeMatrix("declared-passes.yaml",
+		declareKnownFailure(t, original, "deepseek", "carriers", "declared to check that a passing known failure fails"))
+	declaredFails := writeMatrix("declared-fails.yaml",
+		declareKnownFailure(t, strict, "mistral", "strict-schema", "the strict row sends reasoning_content in this copy"))
+	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	// The mutated row must really change the decision, or the test proves
+	// nothing.
+	mf, err := matrix.Load(strictPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mistral, _ := mf.Target("mistral")
+	if d := mf.Table.Decide(mistral.Route, 0); !d.Carriers.Has(engine.ReasoningContent) || d.Row != "strict" {
+		t.Fatalf("the mutated strict row decides %s on row %s for mistral, want reasoning_content on strict", d.Carriers, d.Row)
+	}
+
+	with := func(matrixPath string, extra ...string) []string {
+		return append([]string{"run", "--matrix", matrixPath, "--cassettes", fixture}, extra...)
+	}
+	// How a failing cell reads in the table.
+	if r := runMain(t, "", with(strictPath, "--target", "mistral")...); r.code != exitFailures {
+		t.Errorf("the strict row reading reasoning_content: exit %d, want %d: %s", r.code, exitFailures, r.stderr)
+	} else {
+		checkGolden(t, "run-fail.txt", r.stdout)
+	}
+	tests := []struct {
+		reason string
+		args   []string
+		code   int
+		stdout []string // substrings of stdout
+		stderr []string // substrings of stderr
+	}{
+		{"the committed table passes the fixture", runArgs(fixture), exitOK,
+			[]string{"0 fail"}, nil},
+		{"a strict row that gives reasoning_content is refused by the recorded providers", with(strictPath, "--target", "mistral,deepseek"), exitFailures,
+			[]string{"mistral/strict-schema: FAIL (simulated): "},
+			[]string{"replaycheck run: ", " failed"}},
+		{"the refusal is in the JSON cell, with the provider's error", with(strictPath, "--target", "mistral", "--scenario", "strict-schema", "--format", "json"), exitFailures,
+			[]string{`"status": "fail"`, `"provider_error": "refused 422: `, `Extra inputs are not permitted`, `"cassette": "cassettes/mistral/strict-schema.yaml"`},
+			[]string{"replaycheck run: 1 cell failed"}},
+		{"a declared known failure that fails is not a failure", with(declaredFails, "--target", "mistral", "--scenario", "strict-schema"), exitOK,
+			[]string{"known-fail (sim)", "known failure: the strict row sends reasoning_content in this copy"}, nil},
+		{"a declared known failure that passes fails the run", with(declaredPasses, "--target", "deepseek"), exitFailures,
+			[]string{"deepseek/carriers: FAIL (simulated): declared as a known failure in matrix.yaml:", "remove the declaration"},
+			[]string{"replaycheck run: 1 cell failed"}},
+		{"a cell without a cassette is unverified, which does not fail the run", with(repoMatrix, "--target", "deepseek", "--cassettes", filepath.Join(dir, "empty")), exitOK,
+			[]string{"deepseek/carriers: unverified: ", "record it with: replaycheck record --target deepseek --scenario carriers"}, nil},
+		{"an unknown target is a usage error", with(repoMatrix, "--target", "nosuch"), exitUsage,
+			nil, []string{`--target "nosuch": no such target in ` + repoMatrix, "usage: replaycheck run"}},
+		{"an unknown scenario is a usage error", with(repoMatrix, "--scenario", "carrier"), exitUsage,
+			nil, []string{`--scenario "carrier": unknown scenario (want one of carriers, missing-echo,`}},
+		{"a repeated target is a usage error", with(repoMatrix, "--target", "deepseek", "--target", "deepseek"), exitUsage,
+			nil, []string{`--target "deepseek" given twice`}},
+		{"an unknown format is a usage error", with(repoMatrix, "--format", "yaml"), exitUsage,
+			nil, []string{`--format "yaml": unknown format`}},
+		{"--out writes every format", with(repoMatrix, "--out", dir, "--format", "json"), exitUsage,
+			nil, []string{"--out writes every format: drop --format"}},
+		{"--color is for the table", with(repoMatrix, "--color", "--format", "md"), exitUsage,
+			nil, []string{"--color applies to the table format only"}},
+		{"run takes no arguments", with(repoMatrix, "deepseek"), exitUsage,
+			nil, []string{`unexpected argument "deepseek"`}},
+		{"a missing cassette directory is bad input", with(repoMatrix, "--cassettes", filepath.Join(dir, "absent")), exitHarness,
+			nil, []string{filepath.Join(dir, "absent") + ": no such directory"}},
+		{"a missing route table is bad input", with(filepath.Join(dir, "absent.yaml")), exitHarness,
+			nil, []string{"absent.yaml"}},
+		{"a missing profiles directory is bad input", with(repoMatrix, "--providers", filepath.Join(dir, "absent")), exitHarness,
+			nil, []string{filepath.Join(dir, "absent")}},
+	}
+	for _, tt := range tests {
+		r := runMain(t, "", tt.args...)
+		if r.code != tt.code {
+			t.Errorf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.reason, r.code, tt.code, r.stdout, r.stderr)
+			continue
+		}
+		for _, want := range tt.stdout {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("%s: stdout lacks %q:\n%s", tt.reason, want, r.stdout)
+			}
+		}
+		for _, want := range tt.stderr {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("%s: stderr lacks %q:\n%s", tt.reason, want, r.stderr)
+			}
+		}
+	}
+}
+
+// strictRow is the strict carrier row of matrix.yaml up to its carriers.
+var strictRow = regexp.MustCompile(`(?m)^(  - id: strict\n(?:    .*\n)*?    carriers: )\[\]`)
+
+// strictReads returns the route table src with the strict row reading
+// carriers instead of none.
+func strictReads(t *testing.T, src string, carriers ...string) string {
+	t.Helper()
+	if n := len(strictRow.FindAllStringIndex(src, -1)); n != 1 {
+		t.Fatalf("matrix.yaml has %d strict rows with carriers: [], want 1", n)
+	}
+	return strictRow.ReplaceAllString(src, "${1}["+strings.Join(carriers, ", ")+"]")
+}
+
+// declareKnownFailure returns the route table src with one more known
+// failure, declared first.
+func declareKnownFailure(t *testing.T, src, target, scenarioName, reason string) string {
+	t.Helper()
+	entry := "known_failures:\n  - target: " + target + "\n    scenario: " + scenarioName + "\n    reason: " + reason + "\n"
+	switch {
+	case strings.Contains(src, "\nknown_failures: []\n"):
+		return strings.Replace(src, "\nknown_failures: []\n", "\n"+entry, 1)
+	case strings.Contains(src, "\nknown_failures:\n"):
+		return strings.Replace(src, "\nknown_failures:\n", "\n"+entry, 1)
+	}
+	t.Fatal("matrix.yaml has no known_failures list")
+	return ""
+}
+
+// TestRunAgreesWithCommittedReport checks that `run --format json` over the
+// committed cassettes prints the committed reports/matrix.json, which the
+// suites' ReportAfterSuite writes (make reports).
+func TestRunAgreesWithCommittedReport(t *testing.T) {
+	const committed = "../../reports/matrix.json"
+	want, err := os.ReadFile(committed)
+	if os.IsNotExist(err) {
+		t.Skip("no committed reports/matrix.json: run make reports")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(repoCassettes); err != nil {
+		t.Skipf("no committed cassettes: %v", err)
+	}
+	r := runMain(t, "", "run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--format", "json")
+	if r.code == exitUsage || r.code == exitHarness {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if diff := cmp.Diff(string(want), r.stdout); diff != "" {
+		t.Errorf("run --format json differs from %s (-committed +run); regenerate the reports with make reports:\n%s", committed, diff)
+	}
+}
+
+// BenchmarkRunWholeMatrix measures `replaycheck run` over the whole
+// committed matrix: load the table and the profiles, replay every cassette,
+// render the JSON. The budget (DESIGN.md) is 5 s on a 2-core machine.
+func BenchmarkRunWholeMatrix(b *testing.B) {
+	if _, err := os.Stat(repoCassettes); err != nil {
+		b.Skipf("no committed cassettes: %v", err)
+	}
+	args := []string{"run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--format", "json"}
+	var cells int
+	for b.Loop() {
+		var out, errb bytes.Buffer
+		if code := Main(args, strings.NewReader(""), &out, &errb); code == exitUsage || code == exitHarness {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var m struct{ Cells []json.RawMessage }
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			b.Fatal(err)
+		}
+		cells = len(m.Cells)
+	}
+	b.ReportMetric(float64(cells), "cells")
+}
+
+// TestRunHelpListsFormats keeps the usage and the formats in step.
+func TestRunHelpListsFormats(t *testing.T) {
+	r := runMain(t, "", "run", "-h")
+	checkGolden(t, "help-run.txt", r.stdout)
+	for _, format := range []string{"table", "md", "json", "junit", "html"} {
+		if _, ok := formatWriter(format); !ok {
+			t.Errorf("--format %s is documented but not accepted", format)
+		}
+		if !strings.Contains(r.stdout, format) {
+			t.Errorf("run -h does not mention --format %s", format)
+		}
+	}
+	if _, ok := formatWriter("yaml"); ok {
+		t.Error("an unknown format is accepted")
+	}
+	if !slices.ContainsFunc(commands, func(c command) bool { return c.name == "run" && c.run != nil }) {
+		t.Error("run is not in the command list")
+	}
+}
