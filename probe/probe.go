@@ -63,6 +63,8 @@ type Result struct {
 	Column *report.Matrix
 	// Interactions is how many requests were recorded.
 	Interactions int
+	// Sent is how many requests reached the provider.
+	Sent int
 }
 
 // A Refusal is a recorded 4xx answer.
@@ -94,12 +96,22 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if host == "" {
 		host = engine.Hostname(opts.Route.BaseURL)
 	}
+	budget := opts.Record.MaxRequests
 	for _, name := range Scenarios {
 		sc, _ := scenario.ByName(name)
-		its, rec, err := scenario.Record(ctx, target, &opts.Matrix.Table, sc, opts.Record)
+		ro := opts.Record
+		if budget > 0 {
+			// --max-requests caps the whole probe, not each scenario.
+			ro.MaxRequests = max(budget-res.Sent, 0)
+			if ro.MaxRequests == 0 {
+				return nil, fmt.Errorf("probe: %s: %w (--max-requests %d)", name, harness.ErrRequestCap, budget)
+			}
+		}
+		its, rec, err := scenario.Record(ctx, target, &opts.Matrix.Table, sc, ro)
 		if err != nil {
 			return nil, err
 		}
+		res.Sent += rec.Sent()
 		f := scenario.CassetteFile(target, sc, its, rec, opts.Date, host)
 		res.Provenance = f.Provenance.Kind
 		res.Interactions += len(its)

@@ -17,14 +17,15 @@ type command struct {
 // commands is the explicit list of subcommands, in help order.
 var commands = []command{
 	{"run", "replay the cassettes through every scenario and print the matrix", runRun},
+	{"gate", "fail on route-table changes that break a recorded cell", runGate},
+	{"probe", "record a new provider, infer what it accepts, propose its row", runProbe},
+	{"record", "record cassettes: every wire variant of a target's scenarios", runRecord},
+	{"serve", "run a provider profile's simulator on loopback", runServe},
+	{"lint", "check cassettes: provenance, coverage, no credentials", runLint},
 	{"explain", "show the route decision for a route, and why", runExplain},
 	{"shape", "print the request body a session becomes on a route", runShape},
 	{"capture", "print the stored assistant message a response becomes", runCapture},
 	{"session", "inspect a session store: session show", runSession},
-	{"record", "record cassettes: every wire variant of a target's scenarios", runRecord},
-	{"serve", "run a provider profile's simulator on loopback", runServe},
-	{"lint", "check cassettes: provenance, coverage, no credentials", runLint},
-	{"gate", "fail on route-table changes that break a recorded cell", runGate},
 }
 
 func lookup(name string) (command, bool) {

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/replaycheck/replaycheck/providers"
+	"github.com/replaycheck/replaycheck/suites/harness"
+)
+
+// TestProbeAgainstServe probes a provider the table does not know — the
+// Cerebras profile served on loopback under another name — end to end.
+func TestProbeAgainstServe(t *testing.T) {
+	srv := startServe(t, "cerebras")
+	out := t.TempDir()
+	env := testEnv(t, "ACME_KEY=sk-test-0123456789abcdefghij")
+	r := runBinary(t, env, "probe", "--provider", "acme", "--base-url", srv.url+"/v1", "--model", "acme-reasoner",
+		"--key-env", "ACME_KEY", "--max-requests", "200", "--out", out, "--matrix", repoMatrix)
+	if r.code != 0 {
+		t.Fatalf("probe: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"accepted on an assistant message: reasoning\n",
+		"read (the answer changed with it): reasoning\n",
+		"refused reasoning_content: 400",
+		"refused reasoning_details: 400",
+		"must echo: no",
+		"  - {id: acme, api_mode: chat, provider: acme,",
+		"carrier_routes:\n  - id: acme\n    carriers: [reasoning]\n    providers: [acme]",
+		"its column of the matrix under the proposal:",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("probe output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	draft := filepath.Join(out, "providers", "acme.yaml")
+	raw, err := os.ReadFile(draft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := providers.Parse(draft, raw)
+	if err != nil {
+		t.Fatalf("the draft profile does not validate: %v", err)
+	}
+	if p.Confidence != providers.ConfidenceUnconfirmed || len(p.Rules) != 2 {
+		t.Errorf("draft profile: confidence %s, %d rules; want unconfirmed with the two refusals", p.Confidence, len(p.Rules))
+	}
+	for _, sc := range []string{"carriers", "missing-echo", "strict-schema", "signed-roundtrip"} {
+		f, err := harness.Read(harness.Path(out, "acme", sc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Provenance.Kind != harness.Simulated || len(harness.Scan(f)) > 0 {
+			t.Errorf("%s: provenance %s, credential findings %v", sc, f.Provenance.Kind, harness.Scan(f))
+		}
+	}
+	if strings.Contains(r.stdout, "sk-test") {
+		t.Error("the probe printed the key")
+	}
+	if code := srv.stop(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("serve exit %d", code)
+	}
+}
+
+func TestProbeRefuses(t *testing.T) {
+	tests := []struct {
+		env    []string
+		args   []string
+		stderr string
+		reason string
+	}{
+		{[]string{"CI=true"}, []string{"--provider", "acme", "--base-url", "http://127.0.0.1:1/v1", "--model", "m"}, "refusing to probe under CI", "probing spends requests"},
+		{nil, []string{"--base-url", "http://127.0.0.1:1/v1", "--model", "m"}, "--provider", "the provider is required"},
+		{nil, []string{"--provider", "acme", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--key-env", "NO_SUCH_VAR_X"}, "--key-env NO_SUCH_VAR_X", "an unset key variable"},
+		{nil, []string{"--provider", "deepseek", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--matrix", repoMatrix}, "already in", "a provider the table already has"},
+	}
+	for _, tt := range tests {
+		r := runBinary(t, testEnv(t, tt.env...), append([]string{"probe"}, tt.args...)...)
+		if r.code == 0 || !strings.Contains(r.stderr, tt.stderr) {
+			t.Errorf("%s: exit %d, stderr %q; want a refusal mentioning %q", tt.reason, r.code, r.stderr, tt.stderr)
+		}
+	}
+}
