@@ -16,15 +16,31 @@ import (
 // whole response is fed as one delta, so whole and streamed capture of the
 // same response give the same message.
 type accumulator struct {
-	content     strings.Builder
+	// Text carriers are kept as their pieces and joined once at the end,
+	// so a long stream is copied once, not on every growth.
+	content     []string
 	contentRaw  json.RawMessage // a non-string content value (array), kept whole
-	rc, r       strings.Builder
+	rc, r       []string
 	details     []*detail
 	signature   string
 	opaque      string
-	rtext       strings.Builder
+	rtext       []string
 	calls       []*callAcc
 	callByIndex map[int64]*callAcc
+}
+
+// feedText adds a piece of one of the text fields.
+func (a *accumulator) feedText(field, piece string) {
+	switch field {
+	case "content":
+		a.content = append(a.content, piece)
+	case "reasoning_content":
+		a.rc = append(a.rc, piece)
+	case "reasoning":
+		a.r = append(a.r, piece)
+	case "reasoning_text":
+		a.rtext = append(a.rtext, piece)
+	}
 }
 
 type detail struct {
@@ -51,17 +67,13 @@ func (a *accumulator) feed(delta gjson.Result) {
 		switch k.Str {
 		case "content":
 			if v.Type == gjson.String {
-				a.content.WriteString(v.Str)
+				a.feedText(k.Str, v.Str)
 			} else if v.IsArray() {
 				a.contentRaw = json.RawMessage(v.Raw)
 			}
-		case "reasoning_content":
+		case "reasoning_content", "reasoning", "reasoning_text":
 			if v.Type == gjson.String {
-				a.rc.WriteString(v.Str)
-			}
-		case "reasoning":
-			if v.Type == gjson.String {
-				a.r.WriteString(v.Str)
+				a.feedText(k.Str, v.Str)
 			}
 		case "reasoning_details":
 			v.ForEach(func(_, item gjson.Result) bool {
@@ -75,10 +87,6 @@ func (a *accumulator) feed(delta gjson.Result) {
 		case "reasoning_opaque":
 			if v.Type == gjson.String && v.Str != "" {
 				a.opaque = v.Str
-			}
-		case "reasoning_text":
-			if v.Type == gjson.String {
-				a.rtext.WriteString(v.Str)
 			}
 		case "tool_calls":
 			v.ForEach(func(pos, tc gjson.Result) bool {
@@ -186,23 +194,24 @@ func (a *accumulator) message() engine.Message {
 		tc.ExtraContent = c.extra
 		m.ToolCalls = append(m.ToolCalls, tc)
 	}
+	content := strings.Join(a.content, "")
 	switch {
 	case a.contentRaw != nil:
 		m.Content = a.contentRaw
-	case a.content.Len() > 0:
-		m.Content = json.RawMessage(engine.AppendQuoted(nil, a.content.String()))
+	case content != "":
+		m.Content = json.RawMessage(engine.AppendQuoted(nil, content))
 	case len(m.ToolCalls) > 0:
 		m.Content = json.RawMessage("null")
 	default:
 		m.Content = json.RawMessage(`""`)
 	}
-	if a.rc.Len() > 0 {
-		m.ReasoningContent = engine.Str(a.rc.String())
+	if rc := strings.Join(a.rc, ""); rc != "" {
+		m.ReasoningContent = engine.Str(rc)
 	}
-	rtext := a.rtext.String()
-	switch {
-	case a.r.Len() > 0:
-		m.Reasoning = engine.Str(a.r.String())
+	rtext := strings.Join(a.rtext, "")
+	switch r := strings.Join(a.r, ""); {
+	case r != "":
+		m.Reasoning = engine.Str(r)
 	case rtext != "":
 		m.Reasoning = engine.Str(rtext)
 	}

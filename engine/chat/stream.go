@@ -29,6 +29,11 @@ func (Dialect) CaptureStream(r io.Reader) (engine.Message, error) {
 		if data == "[DONE]" {
 			break
 		}
+		if field, value, ok := fastDelta(data); ok {
+			a.feedText(field, value)
+			chunks++
+			continue
+		}
 		if !gjson.Valid(data) {
 			return engine.Message{}, fmt.Errorf("chat: stream: event at offset %d: data is not valid JSON", ev.Offset)
 		}

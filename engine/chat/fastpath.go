@@ -1,0 +1,103 @@
+package chat
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// fastDelta recognises the chunk shape that carries almost every byte of a
+// long stream — one choice whose delta holds a single string field:
+//
+//	{…,"choices":[{"index":0,"delta":{"reasoning_content":"…"},…}]}
+//
+// and returns the field and its decoded value without parsing the chunk as
+// a whole. Anything else (several fields, tool calls, arrays, a second
+// choice, an error object, a malformed string) returns ok false, and the
+// caller takes the general path, which validates the whole chunk.
+func fastDelta(data string) (field, value string, ok bool) {
+	const marker = `"delta":{"`
+	choices := strings.Index(data, `"choices":[{`)
+	if choices < 0 || strings.Contains(data[:choices], `"error"`) {
+		return "", "", false
+	}
+	i := strings.Index(data[choices:], marker)
+	if i < 0 || !choiceZero(data[choices:choices+i]) {
+		return "", "", false
+	}
+	rest := data[choices+i+len(marker):]
+	if strings.Contains(rest, `"delta"`) || strings.Contains(rest, `"choices"`) {
+		return "", "", false
+	}
+	end := strings.IndexByte(rest, '"')
+	if end < 0 {
+		return "", "", false
+	}
+	field = rest[:end]
+	switch field {
+	case "content", "reasoning_content", "reasoning", "reasoning_text":
+	default:
+		return "", "", false
+	}
+	rest = rest[end+1:]
+	if !strings.HasPrefix(rest, `:"`) {
+		return "", "", false
+	}
+	n, escaped := stringEnd(rest[2:])
+	if n < 0 || len(rest) < 2+n+2 || rest[2+n+1] != '}' || !endsWithBrace(rest) {
+		return "", "", false
+	}
+	raw := rest[2 : 2+n]
+	if !escaped {
+		return field, raw, true
+	}
+	var decoded string
+	if err := json.Unmarshal([]byte(rest[1:2+n+1]), &decoded); err != nil {
+		return "", "", false
+	}
+	return field, decoded, true
+}
+
+// choiceZero reports whether the choice opening in s (from `"choices":[{`
+// up to its delta) is choice 0: no index key, or index 0.
+func choiceZero(s string) bool {
+	k := strings.Index(s, `"index":`)
+	if k < 0 {
+		return true
+	}
+	v := strings.TrimLeft(s[k+len(`"index":`):], " ")
+	return strings.HasPrefix(v, "0") && (len(v) == 1 || v[1] < '0' || v[1] > '9')
+}
+
+// stringEnd returns the length of the JSON string body at the start of s
+// (up to its closing quote) and whether it holds escapes; -1 when the
+// string is unterminated or holds a raw control character.
+func stringEnd(s string) (int, bool) {
+	escaped := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			return i, escaped
+		case c < 0x20:
+			return -1, false
+		case c == '\\':
+			escaped = true
+			i++
+		}
+	}
+	return -1, false
+}
+
+// endsWithBrace reports whether s ends with "}" before any trailing
+// whitespace: the chunk object is closed.
+func endsWithBrace(s string) bool {
+	for i := len(s) - 1; i >= 0; i-- {
+		switch s[i] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '}':
+			return true
+		}
+		return false
+	}
+	return false
+}
