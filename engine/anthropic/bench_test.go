@@ -1,14 +1,13 @@
 package anthropic_test
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine/anthropic"
+	"github.com/replaycheck/replaycheck/engine/internal/linebench"
 )
 
 // bigStream builds a ~10 MB Messages stream: a signed thinking block and a
@@ -49,49 +48,11 @@ func BenchmarkCaptureStream(b *testing.B) {
 // line through bufio, each line as a string (what any consumer of the
 // lines holds).
 func BenchmarkReadBufio(b *testing.B) {
-	data := bigStream()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		r := bufio.NewReader(bytes.NewReader(data))
-		n := 0
-		for {
-			line, err := r.ReadString('\n')
-			n += len(line)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-		if n != len(data) {
-			b.Fatal("short read")
-		}
-	}
+	linebench.ReadStrings(b, bigStream())
 }
 
 // BenchmarkReadBufioSlices is the floor: the same bytes read line by line
 // through bufio without keeping any line.
 func BenchmarkReadBufioSlices(b *testing.B) {
-	data := bigStream()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		r := bufio.NewReader(bytes.NewReader(data))
-		n := 0
-		for {
-			line, err := r.ReadSlice('\n')
-			n += len(line)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-		if n != len(data) {
-			b.Fatal("short read")
-		}
-	}
+	linebench.ReadSlices(b, bigStream())
 }

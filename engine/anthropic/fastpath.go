@@ -3,6 +3,7 @@ package anthropic
 import (
 	"strings"
 
+	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
 	"github.com/tidwall/gjson"
 )
 
@@ -54,7 +55,7 @@ func fastDelta(data string) (idx int64, typ, value string, ok bool) {
 		if rest, found = strings.CutPrefix(rest, `":"`); !found {
 			return 0, "", "", false
 		}
-		end, escaped := scanString(rest)
+		end, escaped := jsonscan.StringEnd(rest)
 		if end < 0 || strings.TrimRight(rest[end+1:], " \t\r\n") != "}}" {
 			return 0, "", "", false
 		}
@@ -65,51 +66,4 @@ func fastDelta(data string) (idx int64, typ, value string, ok bool) {
 		return idx, k.typ, value, true
 	}
 	return 0, "", "", false
-}
-
-// scanString finds the closing quote of a JSON string body; it returns -1
-// for a control character, a bad escape or no closing quote, and whether
-// the body has escapes.
-func scanString(s string) (int, bool) {
-	escaped := false
-	for i := 0; i < len(s); i++ {
-		if plain[s[i]] {
-			continue
-		}
-		switch c := s[i]; {
-		case c == '"':
-			return i, escaped
-		case c < 0x20:
-			return -1, false
-		case c == '\\':
-			escaped = true
-			if i+1 >= len(s) {
-				return -1, false
-			}
-			i++
-			switch s[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if i+4 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) {
-					return -1, false
-				}
-				i += 4
-			default:
-				return -1, false
-			}
-		}
-	}
-	return -1, false
-}
-
-// plain marks the bytes a JSON string body holds as they are.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }

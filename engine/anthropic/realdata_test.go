@@ -2,98 +2,15 @@ package anthropic_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/anthropic"
+	"github.com/replaycheck/replaycheck/engine/internal/realdata"
 	"github.com/tidwall/gjson"
-	"go.yaml.in/yaml/v3"
 )
-
-// realdataDir is ../shared/realdata relative to the repository root; the
-// files are read in place and never copied into the repository.
-const realdataDir = "../../../shared/realdata"
-
-// recorded is one interaction of a recorded cassette.
-type recorded struct {
-	uri          string
-	requestBody  []byte // JSON
-	status       int
-	responseBody []byte // JSON, SSE text or event-stream bytes
-}
-
-// loadCassette reads a recorded cassette: bodies given as parsed_body
-// (YAML maps) become JSON; body.string is taken as it is.
-func loadCassette(t *testing.T, path string) []recorded {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Interactions []struct {
-			Request struct {
-				URI        string `yaml:"uri"`
-				Body       any    `yaml:"body"`
-				ParsedBody any    `yaml:"parsed_body"`
-			} `yaml:"request"`
-			Response struct {
-				Body struct {
-					String any `yaml:"string"`
-				} `yaml:"body"`
-				ParsedBody any `yaml:"parsed_body"`
-				Status     struct {
-					Code int `yaml:"code"`
-				} `yaml:"status"`
-			} `yaml:"response"`
-		} `yaml:"interactions"`
-	}
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var out []recorded
-	for _, it := range doc.Interactions {
-		r := recorded{uri: it.Request.URI, status: it.Response.Status.Code}
-		r.requestBody = bodyOf(t, it.Request.ParsedBody, it.Request.Body)
-		r.responseBody = bodyOf(t, it.Response.ParsedBody, it.Response.Body.String)
-		out = append(out, r)
-	}
-	return out
-}
-
-func bodyOf(t *testing.T, parsed, raw any) []byte {
-	t.Helper()
-	if parsed != nil {
-		b, err := json.Marshal(parsed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	switch v := raw.(type) {
-	case string:
-		return []byte(v)
-	case []byte:
-		return v
-	}
-	return nil
-}
-
-func realdataFiles(t *testing.T, dialect string) []string {
-	t.Helper()
-	dir := filepath.Join(realdataDir, dialect)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("%s not present: %v", dir, err)
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("%s: no files (%v)", dir, err)
-	}
-	return files
-}
 
 // TestRealdata runs every recorded Anthropic response through capture and
 // checks what the files show: signatures and redacted data stored byte for
@@ -103,34 +20,34 @@ func realdataFiles(t *testing.T, dialect string) []string {
 func TestRealdata(t *testing.T) {
 	tbl := committedTable(t)
 	dl := anthropic.Dialect{Table: tbl}
-	for _, path := range realdataFiles(t, "anthropic") {
+	for _, path := range realdata.Files(t, "anthropic") {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			its := loadCassette(t, path)
+			its := realdata.LoadCassette(t, path)
 			for i, it := range its {
-				if !strings.Contains(it.uri, "/v1/messages") {
-					t.Logf("interaction %d: %s is not an Anthropic exchange; skipped", i, it.uri)
+				if !strings.Contains(it.URI, "/v1/messages") {
+					t.Logf("interaction %d: %s is not an Anthropic exchange; skipped", i, it.URI)
 					continue
 				}
-				if it.status != 200 {
-					if _, err := dl.Capture(it.responseBody); err == nil {
-						t.Errorf("interaction %d: capture of a %d answer succeeded", i, it.status)
+				if it.Status != 200 {
+					if _, err := dl.Capture(it.ResponseBody); err == nil {
+						t.Errorf("interaction %d: capture of a %d answer succeeded", i, it.Status)
 					}
 					continue
 				}
 				var m engine.Message
 				var err error
-				if gjson.GetBytes(it.requestBody, "stream").Bool() {
-					m, err = dl.CaptureStream(strings.NewReader(string(it.responseBody)))
+				if gjson.GetBytes(it.RequestBody, "stream").Bool() {
+					m, err = dl.CaptureStream(strings.NewReader(string(it.ResponseBody)))
 				} else {
-					m, err = dl.Capture(it.responseBody)
+					m, err = dl.Capture(it.ResponseBody)
 				}
 				if err != nil {
 					t.Fatalf("interaction %d: %v", i, err)
 				}
-				checkOpaque(t, i, it.responseBody, m)
+				checkOpaque(t, i, it.ResponseBody, m)
 				t.Logf("interaction %d: %d blocks %v, %d tool calls, reasoning %d bytes", i, len(m.Native.Blocks), blockTypes(m), len(m.ToolCalls), len(deref(m.ReasoningContent)))
 				if i+1 < len(its) {
-					checkReplay(t, dl, i, m, its[i+1].requestBody)
+					checkReplay(t, dl, i, m, its[i+1].RequestBody)
 				}
 			}
 		})

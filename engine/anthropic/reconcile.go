@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
 	"github.com/tidwall/gjson"
 )
 
@@ -62,7 +63,7 @@ func (Dialect) Reshape(body []byte, s *engine.Session, _ engine.Decision, _ engi
 		}
 		return true
 	})
-	return replaceKey(body, "messages", appendMessages(nil, mergeUsers(msgs))), nil
+	return jsonscan.ReplaceKey(body, "messages", appendMessages(nil, mergeUsers(msgs))), nil
 }
 
 // mergeUsers merges neighbouring user messages into one, turning their
@@ -88,27 +89,4 @@ func mergeUsers(in []wireMsg) []wireMsg {
 		}
 	}
 	return out
-}
-
-// replaceKey rebuilds a JSON object with one key's value replaced, keeping
-// every other key and the key order.
-func replaceKey(body []byte, key string, value []byte) []byte {
-	out := make([]byte, 0, len(body))
-	out = append(out, '{')
-	first := true
-	gjson.ParseBytes(body).ForEach(func(k, v gjson.Result) bool {
-		if !first {
-			out = append(out, ',')
-		}
-		first = false
-		out = append(out, k.Raw...)
-		out = append(out, ':')
-		if k.Str == key {
-			out = append(out, value...)
-		} else {
-			out = append(out, v.Raw...)
-		}
-		return true
-	})
-	return append(out, '}')
 }

@@ -99,7 +99,7 @@ func userMessage(hist []engine.Message, group []int, sent map[string]bool) (wire
 			}
 			b := []byte(`{"type":"tool_result","tool_use_id":`)
 			b = engine.AppendQuoted(b, m.ToolCallID)
-			if !isNullContent(m.Content) {
+			if !engine.IsNullContent(m.Content) {
 				b = append(b, `,"content":`...)
 				b = append(b, m.Content...)
 			}
@@ -139,12 +139,8 @@ func contentBlocks(c json.RawMessage) ([]json.RawMessage, error) {
 	return nil, fmt.Errorf("content is neither a string nor an array")
 }
 
-func isNullContent(c json.RawMessage) bool {
-	return len(c) == 0 || string(bytes.TrimSpace(c)) == "null"
-}
-
 func isEmptyContent(c json.RawMessage) bool {
-	return isNullContent(c) || string(bytes.TrimSpace(c)) == `""`
+	return engine.IsNullContent(c) || string(bytes.TrimSpace(c)) == `""`
 }
 
 func textBlock(s string) json.RawMessage {
@@ -210,8 +206,8 @@ func (p plan) assistantBlocks(m *engine.Message, inLoop bool, answered map[strin
 			out = append(out, b)
 		}
 	}
-	if thinking && p.replay == engine.ReplayUnsigned && !readable && !isNative(m) && !hasThinkingItems(m) {
-		if t := standardThinking(m); t != "" {
+	if thinking && p.replay == engine.ReplayUnsigned && !readable && !isNative(m) && !engine.HasThinkingItems(m) {
+		if t := engine.StandardThinking(m); t != "" {
 			out = append([]json.RawMessage{thinkingBlock(t)}, out...)
 			readable = true
 		}
@@ -253,7 +249,7 @@ func sourceBlocks(m *engine.Message) ([]json.RawMessage, error) {
 	}
 	out = append(out, text...)
 	for i, tc := range m.ToolCalls {
-		input, err := toolInput(tc.Function.Arguments)
+		input, err := engine.ToolArgsObject(tc.Function.Arguments)
 		if err != nil {
 			return nil, fmt.Errorf("tool_calls.%d: %w", i, err)
 		}
@@ -268,69 +264,20 @@ func sourceBlocks(m *engine.Message) ([]json.RawMessage, error) {
 	return out, nil
 }
 
-// toolInput returns the compacted JSON object of tool-call arguments; empty
-// arguments are {}.
-func toolInput(args string) ([]byte, error) {
-	if strings.TrimSpace(args) == "" {
-		return []byte("{}"), nil
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, []byte(args)); err != nil || buf.Bytes()[0] != '{' {
-		return nil, fmt.Errorf("arguments are not a JSON object")
-	}
-	return buf.Bytes(), nil
-}
-
-func hasThinkingItems(m *engine.Message) bool {
-	for _, item := range m.ReasoningDetails {
-		if engine.ItemType(item) == "thinking" {
-			return true
-		}
-	}
-	return false
-}
-
-// standardThinking is the readable reasoning of the standard view: the
-// first non-blank of reasoning_content and reasoning.
-func standardThinking(m *engine.Message) string {
-	for _, p := range []*string{m.ReasoningContent, m.Reasoning} {
-		if p != nil && strings.TrimSpace(*p) != "" {
-			return *p
-		}
-	}
-	return ""
-}
-
 // consistent reports whether a message's native blocks still describe its
-// visible turn: their text blocks joined with "\n" equal the content, and
-// their tool_use ids and names equal the tool calls, in order. A
-// display-only branch that changed either replays from the standard view.
+// visible turn (engine.TurnMatches): their text blocks, and their tool_use
+// ids and names.
 func consistent(m *engine.Message) bool {
 	var texts []string
-	var calls []string
+	var calls []engine.ToolCall
 	for _, b := range m.Native.Blocks {
 		v := gjson.ParseBytes(b)
 		switch v.Get("type").Str {
 		case "text":
 			texts = append(texts, v.Get("text").Str)
 		case "tool_use":
-			calls = append(calls, v.Get("id").Str+"\x00"+v.Get("name").Str)
+			calls = append(calls, engine.ToolCall{ID: v.Get("id").Str, Function: engine.FunctionCall{Name: v.Get("name").Str}})
 		}
 	}
-	if len(calls) != len(m.ToolCalls) {
-		return false
-	}
-	for i, tc := range m.ToolCalls {
-		if calls[i] != tc.ID+"\x00"+tc.Function.Name {
-			return false
-		}
-	}
-	c := gjson.ParseBytes(m.Content)
-	switch {
-	case isNullContent(m.Content):
-		return len(texts) == 0
-	case c.Type == gjson.String:
-		return strings.Join(texts, "\n") == c.Str
-	}
-	return false
+	return engine.TurnMatches(m, texts, calls)
 }

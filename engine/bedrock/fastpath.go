@@ -3,6 +3,7 @@ package bedrock
 import (
 	"bytes"
 
+	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
 	"github.com/tidwall/gjson"
 )
 
@@ -44,7 +45,7 @@ func fastDelta(p []byte) (idx int64, reasoning bool, text string, ok bool) {
 	} else if s, found = bytes.CutPrefix(s, textOpen); !found {
 		return 0, false, "", false
 	}
-	end, escaped := scanString(s)
+	end, escaped := jsonscan.StringEnd(s)
 	if end < 0 {
 		return 0, false, "", false
 	}
@@ -73,51 +74,4 @@ func fastDelta(p []byte) (idx int64, reasoning bool, text string, ok bool) {
 		return idx, reasoning, gjson.Parse(`"` + string(raw) + `"`).Str, true
 	}
 	return idx, reasoning, string(raw), true
-}
-
-// scanString finds the closing quote of a JSON string body; it returns -1
-// for a control character, a bad escape or no closing quote, and whether
-// the body has escapes.
-func scanString(s []byte) (int, bool) {
-	escaped := false
-	for i := 0; i < len(s); i++ {
-		if plain[s[i]] {
-			continue
-		}
-		switch c := s[i]; {
-		case c == '"':
-			return i, escaped
-		case c < 0x20:
-			return -1, false
-		case c == '\\':
-			escaped = true
-			if i+1 >= len(s) {
-				return -1, false
-			}
-			i++
-			switch s[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if i+4 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) {
-					return -1, false
-				}
-				i += 4
-			default:
-				return -1, false
-			}
-		}
-	}
-	return -1, false
-}
-
-// plain marks the bytes a JSON string body holds as they are.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }

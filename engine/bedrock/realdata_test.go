@@ -11,91 +11,9 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/bedrock"
+	"github.com/replaycheck/replaycheck/engine/internal/realdata"
 	"github.com/tidwall/gjson"
-	"go.yaml.in/yaml/v3"
 )
-
-// realdataDir is ../shared/realdata relative to the repository root; the
-// files are read in place and never copied into the repository.
-const realdataDir = "../../../shared/realdata"
-
-// recorded is one interaction of a recorded cassette.
-type recorded struct {
-	uri          string
-	requestBody  []byte // JSON
-	status       int
-	responseBody []byte // JSON, SSE text or event-stream bytes
-}
-
-// loadCassette reads a recorded cassette: bodies given as parsed_body
-// (YAML maps) become JSON; body.string is taken as it is.
-func loadCassette(t *testing.T, path string) []recorded {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Interactions []struct {
-			Request struct {
-				URI        string `yaml:"uri"`
-				Body       any    `yaml:"body"`
-				ParsedBody any    `yaml:"parsed_body"`
-			} `yaml:"request"`
-			Response struct {
-				Body struct {
-					String any `yaml:"string"`
-				} `yaml:"body"`
-				ParsedBody any `yaml:"parsed_body"`
-				Status     struct {
-					Code int `yaml:"code"`
-				} `yaml:"status"`
-			} `yaml:"response"`
-		} `yaml:"interactions"`
-	}
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var out []recorded
-	for _, it := range doc.Interactions {
-		r := recorded{uri: it.Request.URI, status: it.Response.Status.Code}
-		r.requestBody = bodyOf(t, it.Request.ParsedBody, it.Request.Body)
-		r.responseBody = bodyOf(t, it.Response.ParsedBody, it.Response.Body.String)
-		out = append(out, r)
-	}
-	return out
-}
-
-func bodyOf(t *testing.T, parsed, raw any) []byte {
-	t.Helper()
-	if parsed != nil {
-		b, err := json.Marshal(parsed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	switch v := raw.(type) {
-	case string:
-		return []byte(v)
-	case []byte:
-		return v
-	}
-	return nil
-}
-
-func realdataFiles(t *testing.T, dialect string) []string {
-	t.Helper()
-	dir := filepath.Join(realdataDir, dialect)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("%s not present: %v", dir, err)
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("%s: no files (%v)", dir, err)
-	}
-	return files
-}
 
 // TestRealdata runs every recorded Converse response through capture and
 // checks what the files show: reasoning text, signatures and redacted
@@ -105,7 +23,7 @@ func realdataFiles(t *testing.T, dialect string) []string {
 func TestRealdata(t *testing.T) {
 	tbl := committedTable(t)
 	dl := bedrock.Dialect{Table: tbl}
-	for _, path := range realdataFiles(t, "bedrock") {
+	for _, path := range realdata.Files(t, "bedrock") {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			switch {
 			case strings.HasSuffix(path, ".json"):
@@ -126,25 +44,25 @@ func TestRealdata(t *testing.T) {
 				}
 				checkOpaque(t, 0, want, m)
 			default:
-				its := loadCassette(t, path)
+				its := realdata.LoadCassette(t, path)
 				for i, it := range its {
-					model := modelOf(it.uri)
+					model := modelOf(it.URI)
 					var m engine.Message
 					var err error
 					var want []string
-					if strings.HasSuffix(strings.SplitN(it.uri, "?", 2)[0], "/converse-stream") {
-						m, err = dl.CaptureStream(bytes.NewReader(it.responseBody))
-						want = streamOpaque(t, it.responseBody)
+					if strings.HasSuffix(strings.SplitN(it.URI, "?", 2)[0], "/converse-stream") {
+						m, err = dl.CaptureStream(bytes.NewReader(it.ResponseBody))
+						want = streamOpaque(t, it.ResponseBody)
 					} else {
-						m, err = dl.Capture(it.responseBody)
-						want = wholeOpaque(gjson.GetBytes(it.responseBody, "output.message.content"))
+						m, err = dl.Capture(it.ResponseBody)
+						want = wholeOpaque(gjson.GetBytes(it.ResponseBody, "output.message.content"))
 					}
 					if err != nil {
 						t.Fatalf("interaction %d: %v", i, err)
 					}
 					checkOpaque(t, i, want, m)
 					if i+1 < len(its) {
-						checkReplay(t, dl, i, model, m, its[i+1].requestBody)
+						checkReplay(t, dl, i, model, m, its[i+1].RequestBody)
 					}
 				}
 			}

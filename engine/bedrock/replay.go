@@ -1,7 +1,6 @@
 package bedrock
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -83,7 +82,7 @@ func mergeRoles(in []wireMsg) []wireMsg {
 // string is a text block; in an array, OpenAI-style {"type":"text"} parts
 // become text blocks and other elements (already Converse blocks) pass.
 func userBlocks(c json.RawMessage) ([]json.RawMessage, error) {
-	if isNull(c) {
+	if engine.IsNullContent(c) {
 		return nil, nil
 	}
 	v := gjson.ParseBytes(c)
@@ -126,10 +125,6 @@ func toolResult(m *engine.Message) ([]json.RawMessage, error) {
 		b = append(b, c...)
 	}
 	return []json.RawMessage{append(b, `]}}`...)}, nil
-}
-
-func isNull(c json.RawMessage) bool {
-	return len(c) == 0 || string(bytes.TrimSpace(c)) == "null"
 }
 
 func textBlock(s string) json.RawMessage {
@@ -217,8 +212,8 @@ func (p plan) assistantBlocks(m *engine.Message, answered map[string]bool) ([]js
 			out = append(out, b)
 		}
 	}
-	if p.replay == engine.ReplayUnsigned && !readable && !isNative(m) && !hasThinkingItems(m) {
-		if t := standardThinking(m); t != "" {
+	if p.replay == engine.ReplayUnsigned && !readable && !isNative(m) && !engine.HasThinkingItems(m) {
+		if t := engine.StandardThinking(m); t != "" {
 			out = append([]json.RawMessage{reasoningTextBlock(t, "")}, out...)
 		}
 	}
@@ -261,7 +256,7 @@ func sourceBlocks(m *engine.Message) ([]json.RawMessage, error) {
 		out = append(out, bs...)
 	}
 	for i, tc := range m.ToolCalls {
-		input, err := toolInput(tc.Function.Arguments)
+		input, err := engine.ToolArgsObject(tc.Function.Arguments)
 		if err != nil {
 			return nil, fmt.Errorf("tool_calls.%d: %w", i, err)
 		}
@@ -270,67 +265,20 @@ func sourceBlocks(m *engine.Message) ([]json.RawMessage, error) {
 	return out, nil
 }
 
-// toolInput returns the compacted JSON object of tool-call arguments; empty
-// arguments are {}.
-func toolInput(args string) ([]byte, error) {
-	if strings.TrimSpace(args) == "" {
-		return []byte("{}"), nil
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, []byte(args)); err != nil || buf.Bytes()[0] != '{' {
-		return nil, fmt.Errorf("arguments are not a JSON object")
-	}
-	return buf.Bytes(), nil
-}
-
-func hasThinkingItems(m *engine.Message) bool {
-	for _, item := range m.ReasoningDetails {
-		if engine.ItemType(item) == "thinking" {
-			return true
-		}
-	}
-	return false
-}
-
-// standardThinking is the readable reasoning of the standard view: the
-// first non-blank of reasoning_content and reasoning.
-func standardThinking(m *engine.Message) string {
-	for _, p := range []*string{m.ReasoningContent, m.Reasoning} {
-		if p != nil && strings.TrimSpace(*p) != "" {
-			return *p
-		}
-	}
-	return ""
-}
-
 // consistent reports whether a message's native blocks still describe its
-// visible turn: their text blocks joined with "\n" equal the content, and
-// their toolUse ids and names equal the tool calls, in order.
+// visible turn (engine.TurnMatches): their text blocks, and their toolUse
+// ids and names.
 func consistent(m *engine.Message) bool {
-	var texts, calls []string
+	var texts []string
+	var calls []engine.ToolCall
 	for _, b := range m.Native.Blocks {
 		v := gjson.ParseBytes(b)
 		switch {
 		case v.Get("text").Exists():
 			texts = append(texts, v.Get("text").Str)
 		case v.Get("toolUse").Exists():
-			calls = append(calls, v.Get("toolUse.toolUseId").Str+"\x00"+v.Get("toolUse.name").Str)
+			calls = append(calls, engine.ToolCall{ID: v.Get("toolUse.toolUseId").Str, Function: engine.FunctionCall{Name: v.Get("toolUse.name").Str}})
 		}
 	}
-	if len(calls) != len(m.ToolCalls) {
-		return false
-	}
-	for i, tc := range m.ToolCalls {
-		if calls[i] != tc.ID+"\x00"+tc.Function.Name {
-			return false
-		}
-	}
-	c := gjson.ParseBytes(m.Content)
-	switch {
-	case isNull(m.Content):
-		return len(texts) == 0
-	case c.Type == gjson.String:
-		return strings.Join(texts, "\n") == c.Str
-	}
-	return false
+	return engine.TurnMatches(m, texts, calls)
 }

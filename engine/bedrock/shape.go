@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
-	"github.com/tidwall/gjson"
 )
 
 // Dialect is the Bedrock Converse [engine.Dialect].
@@ -69,7 +68,7 @@ func (dl Dialect) Shape(s *engine.Session, d engine.Decision, req engine.Request
 	if err != nil {
 		return nil, err
 	}
-	return appendRequest(nil, msgs, systemTexts(req.System, s.Messages), req, pol.RequestThinking), nil
+	return appendRequest(nil, msgs, engine.SystemTexts(req.System, s.Messages), req, pol.RequestThinking), nil
 }
 
 // A wireMsg is one Converse message: a role and its content blocks.
@@ -140,30 +139,4 @@ func appendMessages(dst []byte, msgs []wireMsg) []byte {
 		dst = append(dst, `]}`...)
 	}
 	return append(dst, ']')
-}
-
-// systemTexts lists the request's system prompt and the history's system
-// messages, in that order, each its own system block.
-func systemTexts(system string, msgs []engine.Message) []string {
-	var out []string
-	if system != "" {
-		out = append(out, system)
-	}
-	for i := range msgs {
-		if msgs[i].Role != "system" {
-			continue
-		}
-		v := gjson.ParseBytes(msgs[i].Content)
-		if v.Type == gjson.String && v.Str != "" {
-			out = append(out, v.Str)
-			continue
-		}
-		v.ForEach(func(_, part gjson.Result) bool {
-			if t := part.Get("text"); t.Type == gjson.String && t.Str != "" {
-				out = append(out, t.Str)
-			}
-			return true
-		})
-	}
-	return out
 }

@@ -1,16 +1,15 @@
 package chat_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/chat"
+	"github.com/replaycheck/replaycheck/engine/internal/linebench"
 )
 
 // bigHistory builds 2,000 assistant turns holding 20 MB of reasoning in all
@@ -96,22 +95,4 @@ func BenchmarkCaptureStream10MB(b *testing.B) {
 
 // BenchmarkBufioBaseline10MB reads the same stream line by line through
 // bufio, each line as a string: the cost of merely reading it.
-func BenchmarkBufioBaseline10MB(b *testing.B) {
-	stream := bigStream()
-	b.SetBytes(int64(len(stream)))
-	for b.Loop() {
-		r := bufio.NewReader(bytes.NewReader(stream))
-		lines := 0
-		for {
-			line, err := r.ReadString('\n')
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			lines += len(line) & 1
-		}
-		_ = lines
-	}
-}
+func BenchmarkBufioBaseline10MB(b *testing.B) { linebench.ReadStrings(b, bigStream()) }

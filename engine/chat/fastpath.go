@@ -3,6 +3,8 @@ package chat
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
 )
 
 // fastDelta recognises the chunk shape that carries almost every byte of a
@@ -42,7 +44,7 @@ func fastDelta(data string) (field, value string, ok bool) {
 	if !strings.HasPrefix(rest, `:"`) {
 		return "", "", false
 	}
-	n, escaped := stringEnd(rest[2:])
+	n, escaped := jsonscan.StringEnd(rest[2:])
 	if n < 0 || len(rest) < 2+n+2 || rest[2+n+1] != '}' || !endsWithBrace(rest) {
 		return "", "", false
 	}
@@ -66,25 +68,6 @@ func choiceZero(s string) bool {
 	}
 	v := strings.TrimLeft(s[k+len(`"index":`):], " ")
 	return strings.HasPrefix(v, "0") && (len(v) == 1 || v[1] < '0' || v[1] > '9')
-}
-
-// stringEnd returns the length of the JSON string body at the start of s
-// (up to its closing quote) and whether it holds escapes; -1 when the
-// string is unterminated or holds a raw control character.
-func stringEnd(s string) (int, bool) {
-	escaped := false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"':
-			return i, escaped
-		case c < 0x20:
-			return -1, false
-		case c == '\\':
-			escaped = true
-			i++
-		}
-	}
-	return -1, false
 }
 
 // endsWithBrace reports whether s ends with "}" before any trailing

@@ -1,14 +1,13 @@
 package gemini_test
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine/gemini"
+	"github.com/replaycheck/replaycheck/engine/internal/linebench"
 )
 
 // bigStream builds a ~10 MB streamGenerateContent?alt=sse body: thought
@@ -43,24 +42,5 @@ func BenchmarkCaptureStream(b *testing.B) {
 // BenchmarkReadBufio is the budget's baseline: the same bytes read line by
 // line through bufio, each line as a string.
 func BenchmarkReadBufio(b *testing.B) {
-	data := bigStream()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		r := bufio.NewReader(bytes.NewReader(data))
-		n := 0
-		for {
-			line, err := r.ReadString('\n')
-			n += len(line)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-		if n != len(data) {
-			b.Fatal("short read")
-		}
-	}
+	linebench.ReadStrings(b, bigStream())
 }

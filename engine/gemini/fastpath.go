@@ -3,6 +3,7 @@ package gemini
 import (
 	"strings"
 
+	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
 	"github.com/tidwall/gjson"
 )
 
@@ -32,7 +33,7 @@ func fastChunk(data string) (text string, thought, ok bool) {
 	if !found {
 		return "", false, false
 	}
-	end, escaped := scanString(s)
+	end, escaped := jsonscan.StringEnd(s)
 	if end < 0 {
 		return "", false, false
 	}
@@ -73,20 +74,4 @@ func namesKey(s string) bool {
 			return true
 		}
 	}
-}
-
-// scanString finds the closing quote of a JSON string body (validated
-// JSON), and whether the body has escapes.
-func scanString(s string) (int, bool) {
-	escaped := false
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '"':
-			return i, escaped
-		case '\\':
-			escaped = true
-			i++
-		}
-	}
-	return -1, false
 }

@@ -11,91 +11,9 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/gemini"
+	"github.com/replaycheck/replaycheck/engine/internal/realdata"
 	"github.com/tidwall/gjson"
-	"go.yaml.in/yaml/v3"
 )
-
-// realdataDir is ../shared/realdata relative to the repository root; the
-// files are read in place and never copied into the repository.
-const realdataDir = "../../../shared/realdata"
-
-// recorded is one interaction of a recorded cassette.
-type recorded struct {
-	uri          string
-	requestBody  []byte // JSON
-	status       int
-	responseBody []byte // JSON, SSE text or event-stream bytes
-}
-
-// loadCassette reads a recorded cassette: bodies given as parsed_body
-// (YAML maps) become JSON; body.string is taken as it is.
-func loadCassette(t *testing.T, path string) []recorded {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Interactions []struct {
-			Request struct {
-				URI        string `yaml:"uri"`
-				Body       any    `yaml:"body"`
-				ParsedBody any    `yaml:"parsed_body"`
-			} `yaml:"request"`
-			Response struct {
-				Body struct {
-					String any `yaml:"string"`
-				} `yaml:"body"`
-				ParsedBody any `yaml:"parsed_body"`
-				Status     struct {
-					Code int `yaml:"code"`
-				} `yaml:"status"`
-			} `yaml:"response"`
-		} `yaml:"interactions"`
-	}
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var out []recorded
-	for _, it := range doc.Interactions {
-		r := recorded{uri: it.Request.URI, status: it.Response.Status.Code}
-		r.requestBody = bodyOf(t, it.Request.ParsedBody, it.Request.Body)
-		r.responseBody = bodyOf(t, it.Response.ParsedBody, it.Response.Body.String)
-		out = append(out, r)
-	}
-	return out
-}
-
-func bodyOf(t *testing.T, parsed, raw any) []byte {
-	t.Helper()
-	if parsed != nil {
-		b, err := json.Marshal(parsed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	switch v := raw.(type) {
-	case string:
-		return []byte(v)
-	case []byte:
-		return v
-	}
-	return nil
-}
-
-func realdataFiles(t *testing.T, dialect string) []string {
-	t.Helper()
-	dir := filepath.Join(realdataDir, dialect)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("%s not present: %v", dir, err)
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("%s: no files (%v)", dir, err)
-	}
-	return files
-}
 
 // TestRealdata runs every recorded Gemini response through capture and
 // checks what the files show: each functionCall's thoughtSignature on its
@@ -104,7 +22,7 @@ func realdataFiles(t *testing.T, dialect string) []string {
 // turn, the engine puts the same signatures on the same parts.
 func TestRealdata(t *testing.T) {
 	dl := gemini.Dialect{}
-	for _, path := range realdataFiles(t, "gemini") {
+	for _, path := range realdata.Files(t, "gemini") {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			if strings.HasSuffix(path, ".chunks.txt") {
 				sse, chunks := chunkStream(t, path)
@@ -115,32 +33,32 @@ func TestRealdata(t *testing.T) {
 				checkCapture(t, 0, chunks, m)
 				return
 			}
-			its := loadCassette(t, path)
+			its := realdata.LoadCassette(t, path)
 			for i, it := range its {
-				if !strings.Contains(it.uri, "generativelanguage.googleapis.com") {
-					t.Logf("interaction %d: %s is not a Gemini exchange; skipped", i, it.uri)
+				if !strings.Contains(it.URI, "generativelanguage.googleapis.com") {
+					t.Logf("interaction %d: %s is not a Gemini exchange; skipped", i, it.URI)
 					continue
 				}
 				var m engine.Message
 				var err error
 				var chunks []string
-				if strings.Contains(it.uri, ":streamGenerateContent") {
-					m, err = dl.CaptureStream(strings.NewReader(string(it.responseBody)))
-					for _, ev := range strings.Split(string(it.responseBody), "\r\n\r\n") {
+				if strings.Contains(it.URI, ":streamGenerateContent") {
+					m, err = dl.CaptureStream(strings.NewReader(string(it.ResponseBody)))
+					for _, ev := range strings.Split(string(it.ResponseBody), "\r\n\r\n") {
 						if d, ok := strings.CutPrefix(strings.TrimSpace(ev), "data: "); ok {
 							chunks = append(chunks, d)
 						}
 					}
 				} else {
-					m, err = dl.Capture(it.responseBody)
-					chunks = []string{string(it.responseBody)}
+					m, err = dl.Capture(it.ResponseBody)
+					chunks = []string{string(it.ResponseBody)}
 				}
 				if err != nil {
 					t.Fatalf("interaction %d: %v", i, err)
 				}
 				checkCapture(t, i, chunks, m)
 				if i+1 < len(its) {
-					checkReplay(t, i, m, its[i+1].requestBody)
+					checkReplay(t, i, m, its[i+1].RequestBody)
 				}
 			}
 		})

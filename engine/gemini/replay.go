@@ -118,7 +118,7 @@ func buildContents(hist []engine.Message) ([]content, error) {
 // text part; in an array, OpenAI-style {"type":"text"} parts become text
 // parts and other elements (already Gemini parts) pass.
 func userParts(c json.RawMessage) ([]part, error) {
-	if isNull(c) {
+	if engine.IsNullContent(c) {
 		return nil, nil
 	}
 	v := gjson.ParseBytes(c)
@@ -144,10 +144,6 @@ func userParts(c json.RawMessage) ([]part, error) {
 	return nil, fmt.Errorf("content is neither a string nor an array")
 }
 
-func isNull(c json.RawMessage) bool {
-	return len(c) == 0 || string(bytes.TrimSpace(c)) == "null"
-}
-
 // modelParts builds a model content: the text, then one functionCall part
 // per answered tool call with the call's own signature, and the text-turn
 // signature on the last part (a trailing empty text part when the last
@@ -171,7 +167,7 @@ func modelParts(m *engine.Message, answered map[string]bool, sent map[string]str
 		if !answered[tc.ID] {
 			continue
 		}
-		args, err := callArgs(tc.Function.Arguments)
+		args, err := engine.ToolArgsObject(tc.Function.Arguments)
 		if err != nil {
 			return nil, fmt.Errorf("tool_calls.%d: %w", i, err)
 		}
@@ -199,19 +195,6 @@ func modelParts(m *engine.Message, answered map[string]bool, sent map[string]str
 	return parts, nil
 }
 
-// callArgs returns the compacted JSON object of tool-call arguments; empty
-// arguments are {}.
-func callArgs(args string) ([]byte, error) {
-	if strings.TrimSpace(args) == "" {
-		return []byte("{}"), nil
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, []byte(args)); err != nil || buf.Bytes()[0] != '{' {
-		return nil, fmt.Errorf("arguments are not a JSON object")
-	}
-	return buf.Bytes(), nil
-}
-
 // responsePart is the functionResponse part of a tool result. Gemini wants
 // an object: a result that is a JSON object goes as it is, any other
 // result as {"result": text}.
@@ -230,7 +213,7 @@ func responsePart(m *engine.Message, name string) part {
 }
 
 func responseObject(c json.RawMessage) []byte {
-	if isNull(c) {
+	if engine.IsNullContent(c) {
 		return []byte("{}")
 	}
 	v := gjson.ParseBytes(c)

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
-	"github.com/tidwall/gjson"
 )
 
 // Dialect is the native Gemini [engine.Dialect]. It has no route data: the
@@ -38,7 +37,7 @@ func (Dialect) Shape(s *engine.Session, d engine.Decision, req engine.Request) (
 	}
 	dst := []byte(`{"contents":`)
 	dst = appendContents(dst, contents)
-	if sys := systemTexts(req.System, s.Messages); len(sys) > 0 {
+	if sys := engine.SystemTexts(req.System, s.Messages); len(sys) > 0 {
 		dst = append(dst, `,"systemInstruction":{"parts":[`...)
 		for i, t := range sys {
 			if i > 0 {
@@ -72,30 +71,4 @@ func (Dialect) Shape(s *engine.Session, d engine.Decision, req engine.Request) (
 	}
 	dst = append(dst, `,"generationConfig":{"thinkingConfig":{"includeThoughts":true}}}`...)
 	return dst, nil
-}
-
-// systemTexts lists the request's system prompt and the history's system
-// messages, in that order.
-func systemTexts(system string, msgs []engine.Message) []string {
-	var out []string
-	if system != "" {
-		out = append(out, system)
-	}
-	for i := range msgs {
-		if msgs[i].Role != "system" {
-			continue
-		}
-		v := gjson.ParseBytes(msgs[i].Content)
-		if v.Type == gjson.String && v.Str != "" {
-			out = append(out, v.Str)
-			continue
-		}
-		v.ForEach(func(_, part gjson.Result) bool {
-			if t := part.Get("text"); t.Type == gjson.String && t.Str != "" {
-				out = append(out, t.Str)
-			}
-			return true
-		})
-	}
-	return out
 }
