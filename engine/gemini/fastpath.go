@@ -9,10 +9,11 @@ import (
 
 // Most of a long stream is chunks whose first candidate holds one text
 // part (a thought or the answer) and nothing else the capture reads.
-// fastChunk recognises that form in already-validated JSON without walking
-// it; anything else (a signature, a function call, a finishReason, an
-// error, another spacing) goes to the general path, so both paths store
-// the same message.
+// fastChunk recognises that form without walking the chunk: the text
+// string is checked byte by byte, the chunk must be closed, and anything
+// else (a signature, a function call, a finishReason, an error, another
+// spacing, a malformed string) goes to the general path, which validates
+// the whole chunk, so both paths store the same message.
 var chunkPrefixes = []string{
 	`{"candidates": [{"content": {"parts": [{"text": "`,
 	`{"candidates":[{"content":{"parts":[{"text":"`,
@@ -20,8 +21,8 @@ var chunkPrefixes = []string{
 
 var thoughtCloses = []string{`,"thought": true}]`, `,"thought":true}]`}
 
-// fastChunk returns the text of the single text part of a valid chunk
-// written in the common form, and whether it is a thought.
+// fastChunk returns the text of the single text part of a chunk written in
+// the common form, and whether it is a thought.
 func fastChunk(data string) (text string, thought, ok bool) {
 	var s string
 	found := false
@@ -52,7 +53,7 @@ func fastChunk(data string) (text string, thought, ok bool) {
 			return "", false, false
 		}
 	}
-	if namesKey(rest) {
+	if namesKey(rest) || !strings.HasSuffix(strings.TrimSpace(rest), "}") {
 		return "", false, false
 	}
 	if escaped {

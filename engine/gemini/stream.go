@@ -28,9 +28,6 @@ func (Dialect) CaptureStream(r io.Reader) (engine.Message, error) {
 		if err != nil {
 			return engine.Message{}, fmt.Errorf("gemini: stream: %w", err)
 		}
-		if !gjson.Valid(ev.Data) {
-			return engine.Message{}, fmt.Errorf("gemini: stream: event at offset %d: data is not valid JSON", ev.Offset)
-		}
 		if text, thought, ok := fastChunk(ev.Data); ok {
 			chunks++
 			if thought {
@@ -39,6 +36,9 @@ func (Dialect) CaptureStream(r io.Reader) (engine.Message, error) {
 				a.text.WriteString(text)
 			}
 			continue
+		}
+		if !gjson.Valid(ev.Data) {
+			return engine.Message{}, fmt.Errorf("gemini: stream: event at offset %d: data is not valid JSON", ev.Offset)
 		}
 		var cands, errv gjson.Result
 		gjson.Parse(ev.Data).ForEach(func(k, v gjson.Result) bool {
