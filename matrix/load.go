@@ -3,7 +3,9 @@ package matrix
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"regexp"
@@ -83,15 +85,23 @@ func Parse(name string, b []byte) (*File, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			// The decoder reports a file with no document (empty, or
+			// only comments) as end of input.
+			return nil, fmt.Errorf("%s: empty document", name)
+		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%s: empty document", name)
 	}
-	w := walker{file: name}
-	top, err := w.mapping(doc.Content[0], "matrix", topKeys...)
+	w := walker{file: name, root: doc.Content[0]}
+	top, err := w.mapping(w.root, "matrix", topKeys...)
 	if err != nil {
 		return nil, err
+	}
+	if v, ok := top["version"]; !ok || v.Value != "1" || v.Tag != "!!int" {
+		return nil, w.errf(w.root, "version must be 1 (the format of this file)")
 	}
 	f := &File{Path: name}
 	for _, step := range []func(walker, map[string]*yaml.Node, *File) error{
@@ -267,7 +277,7 @@ func loadLocal(w walker, top map[string]*yaml.Node, f *File) error {
 
 func loadDefault(w walker, top map[string]*yaml.Node, f *File) error {
 	if top["default_carriers"] == nil {
-		return w.errf(nil, "missing default_carriers")
+		return w.errf(w.root, "missing default_carriers")
 	}
 	var err error
 	f.Table.Default, err = w.carriers(top["default_carriers"], "default_carriers")
@@ -348,7 +358,7 @@ func loadFlags(w walker, top map[string]*yaml.Node, f *File) error {
 					return w.errf(s, "flag %s: path %q would overwrite the request's %s", fr.ID, path, r)
 				}
 			}
-			if sm["value"] == nil {
+			if sm["value"] == nil || sm["value"].Tag == "!!null" {
 				return w.errf(s, "flag %s: setting %s has no value", fr.ID, path)
 			}
 			var v any
@@ -443,9 +453,9 @@ func loadTargets(w walker, top map[string]*yaml.Node, f *File) error {
 		if t.Route.EchoOptIn, err = w.boolean(m["echo_opt_in"], "target echo_opt_in"); err != nil {
 			return err
 		}
-		for key, v := range map[string]string{"provider": t.Route.Provider, "model": t.Route.Model, "profile": t.Profile} {
-			if strings.TrimSpace(v) == "" {
-				return w.errf(it, "target %s: missing %s", t.ID, key)
+		for _, req := range [...]struct{ key, v string }{{"provider", t.Route.Provider}, {"model", t.Route.Model}, {"profile", t.Profile}} {
+			if strings.TrimSpace(req.v) == "" {
+				return w.errf(it, "target %s: missing %s", t.ID, req.key)
 			}
 		}
 		f.Targets = append(f.Targets, t)

@@ -18,8 +18,12 @@ type posError struct {
 
 func (e *posError) Error() string { return e.file + ":" + strconv.Itoa(e.line) + ": " + e.msg }
 
-// walker reads a YAML document tree and reports errors with positions.
-type walker struct{ file string }
+// walker reads a YAML document tree and reports errors with positions;
+// root is the document's top node, where a missing section is reported.
+type walker struct {
+	file string
+	root *yaml.Node
+}
 
 func (w walker) errf(n *yaml.Node, format string, args ...any) error {
 	line := 0

@@ -125,12 +125,16 @@ func Parse(name string, b []byte) (*File, error) {
 
 // Write stores a cassette atomically: it writes a temporary file in the
 // same directory and renames it over the old one, so a failed or
-// interrupted write leaves the previous cassette intact.
+// interrupted write leaves the previous cassette intact. A cassette that
+// [Read] would refuse is never written.
 func Write(path string, f *File) error {
 	if err := f.Provenance.Validate(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	for i, it := range f.Interactions {
+		if it == nil {
+			return fmt.Errorf("%s: interaction %d: empty", path, i)
+		}
 		it.ID = i
 	}
 	var buf bytes.Buffer
@@ -142,6 +146,10 @@ func Write(path string, f *File) error {
 	}
 	if err := enc.Close(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	// A cassette that Read would refuse never replaces a good one.
+	if _, err := Parse(path, buf.Bytes()); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err

@@ -178,7 +178,11 @@ func redirect(u, target *url.URL, sendBase string) (*url.URL, error) {
 	if err != nil || base.Host == "" {
 		return nil, fmt.Errorf("record: base URL %q is not absolute", sendBase)
 	}
-	rel := strings.TrimPrefix(u.Path, strings.TrimSuffix(target.Path, "/"))
+	prefix := strings.TrimSuffix(target.Path, "/")
+	rel, ok := strings.CutPrefix(u.Path, prefix)
+	if !ok || (rel != "" && !strings.HasPrefix(rel, "/")) {
+		return nil, fmt.Errorf("record: %s is not under the target's base path %q", u.Path, target.Path)
+	}
 	out := *base
 	out.Path = strings.TrimSuffix(base.Path, "/") + rel
 	out.RawQuery = u.RawQuery
@@ -210,8 +214,6 @@ func (r *Recording) scrub(i *cassette.Interaction) error {
 	i.Response.Trailer = nil
 	i.Response.TransferEncoding = nil
 	i.Response.Duration = 0
-	i.Response.ContentLength = int64(len(i.Response.Body))
-	i.Request.ContentLength = int64(len(i.Request.Body))
 	for _, s := range r.opts.Secrets {
 		if s == "" {
 			continue
@@ -220,6 +222,9 @@ func (r *Recording) scrub(i *cassette.Interaction) error {
 		i.Response.Body = strings.ReplaceAll(i.Response.Body, s, "[scrubbed]")
 		i.Request.URL = strings.ReplaceAll(i.Request.URL, s, "[scrubbed]")
 	}
+	// Lengths of the bodies as stored, after scrubbing.
+	i.Response.ContentLength = int64(len(i.Response.Body))
+	i.Request.ContentLength = int64(len(i.Request.Body))
 	return nil
 }
 

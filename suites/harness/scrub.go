@@ -1,10 +1,12 @@
 package harness
 
 import (
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -84,10 +86,12 @@ func ScanText(where, s string) []Finding {
 	return out
 }
 
-// ScanHeaders reports credential headers and long high-entropy values.
+// ScanHeaders reports credential headers and long high-entropy values, in
+// header-name order.
 func ScanHeaders(where string, h http.Header) []Finding {
 	var out []Finding
-	for k, vs := range h {
+	for _, k := range slices.Sorted(maps.Keys(h)) {
+		vs := h[k]
 		for _, c := range credentialHeaders {
 			if strings.EqualFold(k, c) {
 				out = append(out, Finding{Where: where + " header " + k, What: "credential header"})
@@ -131,8 +135,8 @@ func Scan(f *File) []Finding {
 		out = append(out, ScanText(req+" url", it.Request.URL)...)
 		out = append(out, ScanText(req+" body", it.Request.Body)...)
 		out = append(out, ScanText(resp+" body", it.Response.Body)...)
-		for k, vs := range it.Request.Form {
-			for _, v := range vs {
+		for _, k := range slices.Sorted(maps.Keys(it.Request.Form)) {
+			for _, v := range it.Request.Form[k] {
 				out = append(out, ScanText(req+" form "+k, v)...)
 			}
 		}
