@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 10s
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: test bench fuzz lint cassettes reports matrix
+.PHONY: test bench fuzz lint cassettes reports matrix gate record
 
 # The README's test command: every package's tests, race-free and offline.
 test:
@@ -45,3 +45,14 @@ reports:
 # Print the route-by-route matrix of the committed cassettes.
 matrix:
 	$(GO) run ./cmd/replaycheck run
+
+# Judge the working tree's matrix.yaml against a base table (a file or a git
+# ref): exit 1 on any regressed cell.
+BASE ?= HEAD
+gate:
+	$(GO) run ./cmd/replaycheck gate --base $(BASE)
+
+# Record a target's cassettes live: make record TARGET=deepseek KEY_ENV=DEEPSEEK_API_KEY
+record:
+	@test -n "$(TARGET)" || { echo "usage: make record TARGET=id KEY_ENV=VAR [MAX_REQUESTS=N]"; exit 2; }
+	$(GO) run ./cmd/replaycheck record --target $(TARGET) $(if $(KEY_ENV),--key-env $(KEY_ENV)) --max-requests $(or $(MAX_REQUESTS),300)

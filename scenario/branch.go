@@ -13,12 +13,7 @@ var branch = Scenario{
 	Requirement: "A branch carries its own copy of every carrier and its next request is shaped exactly as the parent's.",
 	Applies:     always,
 	Run: func(ctx context.Context, c *Conv) error {
-		c.User(questions[0])
-		call, err := c.Turn(ctx, false)
-		if err := accepted("the tool-call turn", call, err); err != nil {
-			return err
-		}
-		if err := c.ToolResult("The cache TTL is 0 in CI."); err != nil {
+		if _, err := toolCall(ctx, c, questions[0]); err != nil {
 			return err
 		}
 		b := engine.Branch(c.Session, "branch")

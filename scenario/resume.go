@@ -12,12 +12,7 @@ var resume = Scenario{
 	Requirement: "A turn reloaded from the session store replays exactly like the live turn.",
 	Applies:     always,
 	Run: func(ctx context.Context, c *Conv) error {
-		c.User(questions[0])
-		call, err := c.Turn(ctx, false)
-		if err := accepted("the tool-call turn", call, err); err != nil {
-			return err
-		}
-		if err := c.ToolResult("The cache TTL is 0 in CI."); err != nil {
+		if _, err := toolCall(ctx, c, questions[0]); err != nil {
 			return err
 		}
 		resumed, err := persistAndReload(ctx, c)

@@ -15,16 +15,22 @@ var questions = []string{
 	"What did we conclude?",
 }
 
-// toolLoop runs one user turn: the question, the model's tool call, the
-// tool result, and the model's answer. Both requests must be accepted as
-// sent.
-func toolLoop(ctx context.Context, c *Conv, question string) (answer engine.TurnResult, err error) {
+// toolCall opens a tool loop: the question, the model's tool call (its
+// request must be accepted as sent), and the tool result.
+func toolCall(ctx context.Context, c *Conv, question string) (engine.TurnResult, error) {
 	c.User(question)
 	call, err := c.Turn(ctx, false)
 	if err := accepted("the tool-call turn", call, err); err != nil {
 		return call, err
 	}
-	if err := c.ToolResult("The cache TTL is 0 in CI."); err != nil {
+	return call, c.ToolResult("The cache TTL is 0 in CI.")
+}
+
+// toolLoop runs one user turn: the question, the model's tool call, the
+// tool result, and the model's answer. Both requests must be accepted as
+// sent.
+func toolLoop(ctx context.Context, c *Conv, question string) (answer engine.TurnResult, err error) {
+	if call, err := toolCall(ctx, c, question); err != nil {
 		return call, err
 	}
 	answer, err = c.Turn(ctx, false)
