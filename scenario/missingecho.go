@@ -2,9 +2,12 @@ package scenario
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/providers"
+	"github.com/tidwall/sjson"
 )
 
 var missingEcho = Scenario{
@@ -23,10 +26,30 @@ var missingEcho = Scenario{
 			return err
 		}
 		res, err := c.Turn(ctx, false)
+		if !c.Replaying() && len(res.Exchanges) > 0 {
+			// Evidence for other tables: the same turn with the empty
+			// string where the pad would be (DeepSeek V4 refuses "").
+			if err := c.sendEmptyPad(ctx, res.Exchanges[0]); err != nil {
+				return err
+			}
+		}
 		if err := accepted("the turn after a bare tool-call turn", res, err); err != nil {
 			return err
 		}
 		c.Note("sent %s", orNone(res.Exchanges[0].Carried))
 		return nil
 	},
+}
+
+// sendEmptyPad records the provider's answer to a request whose bare
+// tool-call turn carries reasoning_content "" — a value the engine never
+// sends, recorded so the cassette shows that "" counts as missing.
+func (c *Conv) sendEmptyPad(ctx context.Context, ex engine.Exchange) error {
+	i := len(c.Session.Messages) - 2 // the bare tool-call turn
+	body, err := sjson.SetBytes(ex.Body, fmt.Sprintf("messages.%d.reasoning_content", i), "")
+	if err != nil {
+		return err
+	}
+	_, _, err = c.send(ctx, ex.Path, body)
+	return err
 }

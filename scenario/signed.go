@@ -67,6 +67,7 @@ var signedRoundtrip = Scenario{
 		}{
 			{"tampered", func(s string) (string, bool) { return tamper(s), true }},
 			{"missing", func(string) (string, bool) { return "", false }},
+			{"foreign", func(string) (string, bool) { return foreignSignature, true }},
 		} {
 			s := beforeReplay.Clone()
 			last := len(s.Messages) - 2
@@ -180,6 +181,10 @@ func mutateOpaque(m engine.Message, f func(string) (string, bool)) (engine.Messa
 	err = json.Unmarshal(out, &back)
 	return back, err
 }
+
+// foreignSignature stands for a signature another provider issued: well
+// formed, but not this provider's.
+const foreignSignature = "Zm9yZWlnbi1zaWduYXR1cmUtaXNzdWVkLWJ5LWFub3RoZXItcHJvdmlkZXI="
 
 // tamper flips one character of an opaque value, keeping its alphabet.
 func tamper(s string) string {
