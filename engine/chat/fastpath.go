@@ -1,10 +1,10 @@
 package chat
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
+	"github.com/tidwall/gjson"
 )
 
 // fastDelta recognises the chunk shape that carries almost every byte of a
@@ -27,9 +27,6 @@ func fastDelta(data string) (field, value string, ok bool) {
 		return "", "", false
 	}
 	rest := data[choices+i+len(marker):]
-	if strings.Contains(rest, `"delta"`) || strings.Contains(rest, `"choices"`) {
-		return "", "", false
-	}
 	end := strings.IndexByte(rest, '"')
 	if end < 0 {
 		return "", "", false
@@ -45,18 +42,22 @@ func fastDelta(data string) (field, value string, ok bool) {
 		return "", "", false
 	}
 	n, escaped := jsonscan.StringEnd(rest[2:])
-	if n < 0 || len(rest) < 2+n+2 || rest[2+n+1] != '}' || !endsWithBrace(rest) {
+	if n < 0 || len(rest) < 2+n+2 || rest[2+n+1] != '}' {
+		return "", "", false
+	}
+	// After the string: the delta closes, and nothing else of the chunk
+	// may be another choice or delta; the chunk itself must be closed.
+	tail := rest[2+n+1:]
+	if strings.Contains(tail, `"delta"`) || strings.Contains(tail, `"choices"`) || !endsWithBrace(tail) {
 		return "", "", false
 	}
 	raw := rest[2 : 2+n]
 	if !escaped {
 		return field, raw, true
 	}
-	var decoded string
-	if err := json.Unmarshal([]byte(rest[1:2+n+1]), &decoded); err != nil {
-		return "", "", false
-	}
-	return field, decoded, true
+	// Unescape as the general path (gjson) does, so both store the same
+	// bytes, invalid UTF-8 included.
+	return field, gjson.Parse(rest[1 : 2+n+1]).Str, true
 }
 
 // choiceZero reports whether the choice opening in s (from `"choices":[{`
