@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 	"github.com/replaycheck/replaycheck/engine/bedrock"
 )
 
@@ -75,6 +76,28 @@ func BenchmarkReadBufio(b *testing.B) {
 		}
 		if n != len(data) {
 			b.Fatal("short read")
+		}
+	}
+}
+
+// BenchmarkDecodeFramesBufio is the floor the mandated decoder sets: the
+// same frames read through bufio and decoded by the AWS event-stream
+// package (headers, CRCs), with no capture work.
+func BenchmarkDecodeFramesBufio(b *testing.B) {
+	data := bigStream(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		dec := eventstream.NewDecoder()
+		r := bufio.NewReader(bytes.NewReader(data))
+		buf := make([]byte, 0, 4<<10)
+		for {
+			if _, err := r.Peek(1); err == io.EOF {
+				break
+			}
+			if _, err := dec.Decode(r, buf); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }
