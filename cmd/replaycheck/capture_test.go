@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
 
 func TestCaptureGolden(t *testing.T) {
 	runGolden(t, []goldenCase{
@@ -10,7 +15,52 @@ func TestCaptureGolden(t *testing.T) {
 			args: []string{"capture", "--stream", "testdata/responses/chat-stream.sse"}},
 		{reason: "a Gemini OpenAI-compatible stream: the text-turn signature goes to the private record", golden: "capture-gemini-openai-stream.json",
 			args: []string{"capture", "--api-mode", "chat", "--stream", "testdata/responses/gemini-openai-stream.sse"}},
+		{reason: "an Anthropic message: ordered signed blocks and the chat view", golden: "capture-anthropic.json",
+			args: []string{"capture", "--api-mode", "anthropic", "testdata/responses/anthropic-whole.json"}},
+		{reason: "a Gemini generateContent body: the call signature on its tool call", golden: "capture-gemini.json",
+			args: []string{"capture", "--api-mode", "gemini", "testdata/responses/gemini-whole.json"}},
+		{reason: "a Converse body: Anthropic-format reasoning items in block order", golden: "capture-converse.json",
+			args: []string{"capture", "--api-mode", "bedrock-converse", "testdata/responses/converse-whole.json"}},
 	})
+}
+
+// TestCaptureNativeWholeEqualsStream checks SPEC §5 for every native
+// dialect through the CLI: the same turn captured whole and streamed (SSE,
+// or AWS event-stream frames for Converse) holds the same opaque values.
+// The simulator that produced the samples gives the streamed turn another
+// tool-call id (its ids hash the request), so ids are compared apart.
+func TestCaptureNativeWholeEqualsStream(t *testing.T) {
+	for _, tt := range []struct{ mode, whole, stream string }{
+		{"anthropic", "anthropic-whole.json", "anthropic-stream.sse"},
+		{"gemini", "gemini-whole.json", "gemini-stream.sse"},
+		{"bedrock-converse", "converse-whole.json", "converse-stream.bin"},
+	} {
+		whole := runMain(t, "", "capture", "--api-mode", tt.mode, "testdata/responses/"+tt.whole)
+		streamed := runMain(t, "", "capture", "--api-mode", tt.mode, "--stream", "testdata/responses/"+tt.stream)
+		if whole.code != 0 || streamed.code != 0 {
+			t.Fatalf("%s: exit %d / %d: %s%s", tt.mode, whole.code, streamed.code, whole.stderr, streamed.stderr)
+		}
+		for _, key := range []string{"signature", "thought_signature", "reasoning_content"} {
+			if a, b := valuesOf(whole.stdout, key), valuesOf(streamed.stdout, key); a != b || a == "" && key == "reasoning_content" {
+				t.Errorf("%s: %s whole %q, streamed %q", tt.mode, key, a, b)
+			}
+		}
+	}
+}
+
+// valuesOf joins every string value under key in a JSON document.
+func valuesOf(doc, key string) string {
+	var out []string
+	var walk func(k string, v gjson.Result)
+	walk = func(k string, v gjson.Result) {
+		if v.IsObject() || v.IsArray() {
+			v.ForEach(func(kk, vv gjson.Result) bool { walk(kk.String(), vv); return true })
+		} else if k == key {
+			out = append(out, v.String())
+		}
+	}
+	walk("", gjson.Parse(doc))
+	return strings.Join(out, "|")
 }
 
 // TestCaptureWholeEqualsStream checks SPEC §5 through the CLI: the same

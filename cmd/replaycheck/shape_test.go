@@ -32,6 +32,12 @@ func TestShapeGolden(t *testing.T) {
 			args: route("gemini", "https://generativelanguage.googleapis.com/v1beta/openai", "gemini-3-pro-preview", "--session", sampleSession)},
 		{reason: "copilot route unpacks reasoning_opaque and the call signature", golden: "shape-copilot.json",
 			args: route("copilot", "https://api.githubcopilot.com", "claude-sonnet-4.5", "--session", sampleSession)},
+		{reason: "Anthropic Messages: thinking blocks and tool_use from the chat view", golden: "shape-anthropic.json",
+			args: route("anthropic", "https://api.anthropic.com", "claude-opus-4-6", "--api-mode", "anthropic", "--session", sampleSession)},
+		{reason: "Bedrock Converse: the model in the path, reasoningContent blocks", golden: "shape-converse.json",
+			args: route("bedrock", "https://bedrock-runtime.us-east-1.amazonaws.com", "us.anthropic.claude-opus-4-6-v1:0", "--api-mode", "bedrock-converse", "--session", sampleSession)},
+		{reason: "Gemini native: contents and parts, signatures back on their parts", golden: "shape-gemini.json",
+			args: route("gemini", "https://generativelanguage.googleapis.com/v1beta", "gemini-3-pro-preview", "--api-mode", "gemini", "--session", sampleSession)},
 		{reason: "session from standard input, streaming request, glm flags", golden: "shape-glm-stream.json",
 			args: route("zai", "https://api.z.ai/api/paas/v4", "glm-5.3", "--stream"), stdin: string(stdin)},
 	})
