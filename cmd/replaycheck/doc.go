@@ -1,7 +1,10 @@
-// Command replaycheck is the conformance harness's command line: it
-// explains route decisions, shapes sessions into request bodies, captures
-// responses into stored messages and inspects session stores, with more
-// commands listed in commands.go.
+// Command replaycheck is the conformance harness's command line. Its three
+// jobs: run (replay every committed cassette and print the route-by-route
+// matrix), gate (judge a route-table change against the cassettes), probe
+// (record a new provider and propose its row); and around them: record and
+// serve (cassettes and the loopback provider simulator), lint (cassette
+// hygiene), and the debugging commands explain, shape, capture and session
+// show. The list is in commands.go.
 //
 // Usage:
 //
