@@ -199,7 +199,7 @@ func (a *accumulator) message() engine.Message {
 	case a.contentRaw != nil:
 		m.Content = a.contentRaw
 	case content != "":
-		m.Content = json.RawMessage(engine.AppendQuoted(nil, content))
+		m.Content = json.RawMessage(engine.AppendQuoted(make([]byte, 0, len(content)+16), content))
 	case len(m.ToolCalls) > 0:
 		m.Content = json.RawMessage("null")
 	default:
