@@ -17,7 +17,7 @@
 //   - unverified: no recorded interaction matches this exact request; record it.
 //   - n/a: the scenario does not apply to this target.
 //   - known-fail: declared failing in matrix.yaml with a reason, still run.
-//   - advisory: accepted, but the table sends less than the provider is recorded to accept.
+//   - advisory: accepted, but the table sends less than the provider is recorded to accept and read.
 //
 // [ReadJSON] decodes and validates matrix.json; [Matrix.Validate] states the rules.
 //

@@ -28,7 +28,7 @@ func (s Status) Meaning() string {
 	case StatusKnownFail:
 		return "declared failing in matrix.yaml with a reason; still run, and the build fails if it starts passing"
 	case StatusAdvisory:
-		return "accepted, but the table sends less than the provider is recorded to accept"
+		return "accepted, but the table sends less than the provider is recorded to accept and read"
 	}
 	return "unknown status"
 }
