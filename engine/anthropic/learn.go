@@ -13,7 +13,7 @@ import (
 // "redacted_thinking", in that order.
 func (Dialect) Carried(body []byte) []string {
 	var th, sig, red bool
-	eachBlock(body, func(b gjson.Result) {
+	engine.EachAssistantBlock(body, func(b gjson.Result) {
 		switch b.Get("type").Str {
 		case "thinking":
 			th = true
@@ -34,26 +34,12 @@ func (Dialect) Carried(body []byte) []string {
 	return out
 }
 
-// eachBlock calls f for every content block of the assistant messages of a
-// request body.
-func eachBlock(body []byte, f func(gjson.Result)) {
-	gjson.GetBytes(body, "messages").ForEach(func(_, m gjson.Result) bool {
-		if m.Get("role").Str == "assistant" {
-			m.Get("content").ForEach(func(_, b gjson.Result) bool {
-				f(b)
-				return true
-			})
-		}
-		return true
-	})
-}
-
 // signedFingerprints returns the fingerprints of every signed block of the
 // assistant messages of a request body: thinking by signature,
 // redacted_thinking by data.
 func signedFingerprints(body []byte) []string {
 	var fps []string
-	eachBlock(body, func(b gjson.Result) {
+	engine.EachAssistantBlock(body, func(b gjson.Result) {
 		switch b.Get("type").Str {
 		case "thinking":
 			if s := b.Get("signature").Str; s != "" {

@@ -36,7 +36,7 @@ func (Dialect) Reshape(body []byte, s *engine.Session, _ engine.Decision, _ engi
 		return fp != "" && engine.HasFingerprint(rejected, fp)
 	}
 	stripAll := true
-	eachBlock(body, func(b gjson.Result) {
+	engine.EachAssistantBlock(body, func(b gjson.Result) {
 		if isRejected(b) {
 			stripAll = false
 		}

@@ -38,7 +38,7 @@ func IsSignatureRejection(body []byte) bool { return invalidSignature.Match(body
 // "redactedContent", in that order.
 func (Dialect) Carried(body []byte) []string {
 	var text, sig, red bool
-	eachBlock(body, func(b gjson.Result) {
+	engine.EachAssistantBlock(body, func(b gjson.Result) {
 		rc := b.Get("reasoningContent")
 		text = text || rc.Get("reasoningText").Exists()
 		sig = sig || rc.Get("reasoningText.signature").Str != ""
@@ -54,20 +54,6 @@ func (Dialect) Carried(body []byte) []string {
 		}
 	}
 	return out
-}
-
-// eachBlock calls f for every content block of the assistant messages of a
-// request body.
-func eachBlock(body []byte, f func(gjson.Result)) {
-	gjson.GetBytes(body, "messages").ForEach(func(_, m gjson.Result) bool {
-		if m.Get("role").Str == "assistant" {
-			m.Get("content").ForEach(func(_, b gjson.Result) bool {
-				f(b)
-				return true
-			})
-		}
-		return true
-	})
 }
 
 // Learn recognises two refusals a resend can avoid (SPEC §4.2). A
@@ -86,7 +72,7 @@ func (Dialect) Learn(s *engine.Session, _ *engine.Table, d engine.Decision, sent
 	switch {
 	case IsSealedRejection(status, body):
 		var fps []string
-		eachBlock(sent, func(b gjson.Result) {
+		engine.EachAssistantBlock(sent, func(b gjson.Result) {
 			if data := b.Get("reasoningContent.redactedContent").Str; data != "" {
 				fps = append(fps, engine.Fingerprint("redacted_thinking", data))
 			}
@@ -96,7 +82,7 @@ func (Dialect) Learn(s *engine.Session, _ *engine.Table, d engine.Decision, sent
 		}
 	case IsSignatureRejection(body):
 		var fps []string
-		eachBlock(sent, func(b gjson.Result) {
+		engine.EachAssistantBlock(sent, func(b gjson.Result) {
 			if sig := b.Get("reasoningContent.reasoningText.signature").Str; sig != "" {
 				fps = append(fps, engine.Fingerprint("thinking", sig))
 			}
