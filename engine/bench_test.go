@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -15,7 +16,7 @@ func BenchmarkCompact2500Turns(b *testing.B) { benchCompact(b, 2500) }
 func BenchmarkCompact20000Turns(b *testing.B) { benchCompact(b, 20000) }
 
 func benchCompact(b *testing.B, turns int) {
-	table := committedTable(b)
+	table := enginetest.Table(b)
 	d := table.Decide(engine.Route{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", Model: "m"}, 0)
 	s := longSession(turns, 200)
 	threshold := engine.Estimate(s.Messages, d) / 2

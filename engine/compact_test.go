@@ -3,6 +3,7 @@ package engine_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func longSession(n int, reasoningBytes int) *engine.Session {
 }
 
 func TestCompactKeepsReasoningOfKeptTurns(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	tests := []struct {
 		route  engine.Route
 		reason string
@@ -71,7 +72,7 @@ func TestCompactKeepsReasoningOfKeptTurns(t *testing.T) {
 }
 
 func TestCompactPredicateParity(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	for _, r := range []engine.Route{
 		{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", Model: "m"},
 		{Provider: "mistral", BaseURL: "https://api.mistral.ai/v1", Model: "m"},
@@ -96,7 +97,7 @@ func TestCompactPredicateParity(t *testing.T) {
 }
 
 func TestCompactCannotShrink(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	d := table.Decide(engine.Route{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", Model: "m"}, 0)
 	s := longSession(1, 40000)
 	res := engine.Compact(s, d, engine.CompactOptions{Threshold: 100})
@@ -106,7 +107,7 @@ func TestCompactCannotShrink(t *testing.T) {
 }
 
 func TestCompactDropsShadowedCheckpoints(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	d := table.Decide(engine.Route{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", Model: "m"}, 0)
 	s := longSession(6, 200)
 	n := len(s.Messages)

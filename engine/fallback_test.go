@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -37,7 +38,7 @@ func TestRefusedCarriers(t *testing.T) {
 }
 
 func TestLearnCarrierRefusal(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	nous := engine.Route{APIMode: engine.ModeChat, Provider: " Nous ", BaseURL: "https://inference-api.nousresearch.com/v1", Model: " z-ai/glm-5.3-flash:US "}
 	deepseek := engine.Route{APIMode: engine.ModeChat, Provider: "deepseek", BaseURL: "https://api.deepseek.com", Model: "deepseek-v4"}
 	all := engine.NewCarrierSet(engine.ReasoningContent, engine.Reasoning, engine.ReasoningDetails)

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -10,7 +11,7 @@ import (
 // hermes-semantics §4.3 (group F, 39): which models keep earlier turns'
 // thinking, read from matrix.yaml.
 func TestPriorThinkingCapability(t *testing.T) {
-	p := committedTable(t).Dialects.Anthropic.PriorThinking
+	p := enginetest.Table(t).Dialects.Anthropic.PriorThinking
 	keeps := []string{"opus-4-5", "opus-4-6", "sonnet-4-6", "opus-4-5-20251101", "opus-4-6-20250414", "opus-5", "sonnet-5-5", "fable-5-1", "fable-5-2", "mythos-5", "mythos-6", "mythos-preview", "newfamily-7"}
 	lastTurn := []string{"opus-4-4", "sonnet-4-5", "haiku-4-5", "haiku-5", "opus-4-20250514", "sonnet-4-20250514", "sonnet-4-5-20250929", "3-7-sonnet-20250219", "sonnet-4"}
 	for _, id := range keeps {

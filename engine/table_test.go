@@ -1,21 +1,11 @@
 package engine_test
 
 import (
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
-	"github.com/replaycheck/replaycheck/matrix"
 )
-
-// committedTable loads the route table of the repository's matrix.yaml.
-func committedTable(t testing.TB) *engine.Table {
-	t.Helper()
-	f, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &f.Table
-}
 
 func TestHostMatching(t *testing.T) {
 	tests := []struct {
@@ -87,7 +77,7 @@ func TestDecideCarrierRoutes(t *testing.T) {
 		{"xiaomi", "https://api.xiaomimimo.com/v1", "mimo-v2.5-pro", "default", RC, true, "MiMo direct is padded"},
 		{"x", "https://evil.com/api.deepseek.com/v1", "m", "default", RC, false, "a DeepSeek host in a path is not must-echo"},
 	}
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	for _, tt := range tests {
 		d := table.Decide(engine.Route{APIMode: engine.ModeChat, Provider: tt.provider, BaseURL: tt.baseURL, Model: tt.model}, 0)
 		if d.Row != tt.row || d.Carriers.String() != tt.carriers || d.Pad != tt.pad {
@@ -123,7 +113,7 @@ func TestEchoFamilies(t *testing.T) {
 		{"mistral", "", "mistral-large", "", "not must-echo"},
 		{"", "", "", "", "empty route"},
 	}
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	for _, tt := range tests {
 		got := table.EchoFamily(engine.Route{Provider: tt.provider, BaseURL: tt.baseURL, Model: tt.model})
 		if got != tt.want {
@@ -133,7 +123,7 @@ func TestEchoFamilies(t *testing.T) {
 }
 
 func TestDecideRejectionsAndOptIn(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	rc := engine.NewCarrierSet(engine.ReasoningContent)
 	rd := engine.NewCarrierSet(engine.ReasoningDetails)
 	tests := []struct {
@@ -159,7 +149,7 @@ func TestDecideRejectionsAndOptIn(t *testing.T) {
 }
 
 func TestDecideFlagsAndNativeFields(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	tests := []struct {
 		route  engine.Route
 		flags  []string
@@ -185,7 +175,7 @@ func TestDecideFlagsAndNativeFields(t *testing.T) {
 }
 
 func TestDecideIsDeterministic(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	r := engine.Route{Provider: "zai", BaseURL: "https://api.z.ai/api/paas/v4", Model: "glm-5.3"}
 	a, b := table.Decide(r, 0), table.Decide(r, 0)
 	if a.Row != b.Row || a.Carriers != b.Carriers || len(a.Flags) != len(b.Flags) || string(a.Flags[1].Value) != string(b.Flags[1].Value) {
@@ -194,7 +184,7 @@ func TestDecideIsDeterministic(t *testing.T) {
 }
 
 func TestDecideNativeModes(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	d := table.Decide(engine.Route{APIMode: engine.ModeAnthropic, Provider: "deepseek", BaseURL: "https://api.deepseek.com/anthropic", Model: "deepseek-v4-pro"}, 0)
 	if !d.Native || d.Row != "native" || !d.Carriers.Empty() || !d.Pad {
 		t.Fatalf("Anthropic-compatible DeepSeek: got %+v, want native, no standard carriers, pad kept for the must-echo endpoint", d)

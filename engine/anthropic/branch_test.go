@@ -2,6 +2,7 @@ package anthropic_test
 
 import (
 	"encoding/json"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // restart as well; it keeps its reasoning_details and readable reasoning
 // in storage, and the parent is unchanged.
 func TestDisplayBranchDiscardsToolAuthority(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	parent := loopHistory(t)
 	parent.Messages[3].ReasoningDetails = []json.RawMessage{engine.NewRecord(engine.NativeValues{ReasoningOpaque: "OPAQUE"})}
 	before := snapshot(t, parent)
@@ -27,7 +28,7 @@ func TestDisplayBranchDiscardsToolAuthority(t *testing.T) {
 		m.ToolCalls = nil
 		kept = append(kept, m)
 	}
-	b.Messages = append(kept, user("continue"))
+	b.Messages = append(kept, enginetest.User("continue"))
 	for _, s := range []*engine.Session{b, resume(t, b)} {
 		body := string(shape(t, tbl, s, direct, opus))
 		if strings.Contains(body, "tool_use") || strings.Contains(body, "tool_result") {

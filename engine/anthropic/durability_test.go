@@ -3,6 +3,7 @@ package anthropic_test
 import (
 	"context"
 	"errors"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -85,7 +86,7 @@ func rejected(t *testing.T, tbl *engine.Table) (*engine.Session, *sender, engine
 }
 
 func TestSignatureRejectionRetriesOnce(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	s, snd, res := rejected(t, tbl)
 	if len(snd.sent) != 2 || len(res.Exchanges) != 2 || len(res.Verdicts) != 1 {
 		t.Fatalf("want one refused request and one retry, got %d requests, %d verdicts", len(snd.sent), len(res.Verdicts))
@@ -117,7 +118,7 @@ func TestSignatureRejectionRetriesOnce(t *testing.T) {
 // signatures, whatever happened to the session in between, and the
 // rejected blocks' readable thinking never returns on a signed route.
 func TestRejectionDurability(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	tests := []struct {
 		name   string
 		next   func(t *testing.T, s *engine.Session) *engine.Session
@@ -152,7 +153,7 @@ func TestRejectionDurability(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _, _ := rejected(t, tbl)
-			s.Messages = append(s.Messages, user("and tomorrow?"))
+			s.Messages = append(s.Messages, enginetest.User("and tomorrow?"))
 			next := tc.next(t, s)
 			body := shape(t, tbl, next, direct, tc.model)
 			if got := wireSignatures(body); !slices.Equal(got, []string{sigNew}) {
@@ -170,7 +171,7 @@ func TestRejectionDurability(t *testing.T) {
 // TestRepairWithoutRecording: routes that do not learn rejections, and
 // requests with nothing to fingerprint, are repaired for one request only.
 func TestRepairWithoutRecording(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	tests := []struct {
 		name, baseURL, model string
 		reason               string
@@ -192,7 +193,7 @@ func TestRepairWithoutRecording(t *testing.T) {
 		if len(s.Config.RejectedSignatures) != 0 {
 			t.Errorf("%s: %s: recorded %q", tc.name, tc.reason, s.Config.RejectedSignatures)
 		}
-		s.Messages = append(s.Messages, user("again"))
+		s.Messages = append(s.Messages, enginetest.User("again"))
 		if got := wireThinking(shape(t, tbl, s, tc.baseURL, tc.model)); len(got) < 3 {
 			t.Errorf("%s: %s: the next request lost thinking: %q", tc.name, tc.reason, got)
 		}
@@ -200,7 +201,7 @@ func TestRepairWithoutRecording(t *testing.T) {
 }
 
 func TestLearnRecognises(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	d := tbl.Decide(engine.Route{APIMode: engine.ModeAnthropic, BaseURL: direct, Model: opus}, 0)
 	sent := shape(t, tbl, loopHistory(t), direct, opus)
 	tests := []struct {
@@ -235,7 +236,7 @@ func TestLearnRecognises(t *testing.T) {
 }
 
 func TestSecondRefusalIsReturned(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	s := loopHistory(t)
 	snd := &sender{replies: []reply{{400, refusal}, {400, refusal}}}
 	r := engine.Route{APIMode: engine.ModeAnthropic, BaseURL: direct, Model: opus}

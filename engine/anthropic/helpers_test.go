@@ -3,23 +3,13 @@ package anthropic_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/anthropic"
-	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/tidwall/gjson"
 )
-
-// committedTable loads the route table of the repository's matrix.yaml.
-func committedTable(t testing.TB) *engine.Table {
-	t.Helper()
-	f, err := matrix.Load("../../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &f.Table
-}
 
 func deref(p *string) string {
 	if p == nil {
@@ -58,14 +48,6 @@ func capture(t testing.TB, body string) engine.Message {
 	return m
 }
 
-func user(text string) engine.Message {
-	return engine.Message{Role: "user", Content: json.RawMessage(engine.AppendQuoted(nil, text))}
-}
-
-func toolResult(id, text string) engine.Message {
-	return engine.Message{Role: "tool", ToolCallID: id, Content: json.RawMessage(engine.AppendQuoted(nil, text))}
-}
-
 // Signatures of the route-table history.
 const (
 	sigPrior = "EpriorSIGbase64+/=="
@@ -78,13 +60,13 @@ const (
 func loopHistory(t testing.TB) *engine.Session {
 	t.Helper()
 	return &engine.Session{ID: "loop", Messages: []engine.Message{
-		user("What is 2+2?"),
+		enginetest.User("What is 2+2?"),
 		capture(t, `{"content":[{"type":"thinking","thinking":"prior thought","signature":"`+sigPrior+`"},{"type":"text","text":"4"}]}`),
-		user("Weather in Paris, then the time?"),
+		enginetest.User("Weather in Paris, then the time?"),
 		capture(t, `{"content":[{"type":"thinking","thinking":"loop one","signature":"`+sigLoop1+`"},{"type":"tool_use","id":"toolu_1","name":"weather","input":{"city":"Paris"}}]}`),
-		toolResult("toolu_1", "sunny"),
+		enginetest.ToolResult("toolu_1", "sunny"),
 		capture(t, `{"content":[{"type":"thinking","thinking":"loop two","signature":"`+sigLoop2+`"},{"type":"tool_use","id":"toolu_2","name":"clock","input":{}}]}`),
-		toolResult("toolu_2", "noon"),
+		enginetest.ToolResult("toolu_2", "noon"),
 	}}
 }
 
@@ -143,21 +125,7 @@ func wireThinking(body []byte) []string {
 // the engine never produces a tampered signature.
 func assertSignaturesFromHistory(t testing.TB, body []byte, s *engine.Session) {
 	t.Helper()
-	held := map[string]bool{}
-	for _, m := range s.Messages {
-		var raws []json.RawMessage
-		if m.Native != nil {
-			raws = append(raws, m.Native.Blocks...)
-		}
-		raws = append(raws, m.ReasoningDetails...)
-		for _, r := range raws {
-			for _, k := range []string{"signature", "data"} {
-				if v := gjson.GetBytes(r, k).Str; v != "" {
-					held[v] = true
-				}
-			}
-		}
-	}
+	held := enginetest.HeldOpaque(s, "signature", "data")
 	for _, sig := range wireSignatures(body) {
 		if !held[sig] {
 			t.Errorf("the request carries an opaque value the history does not hold: %.40q", sig)

@@ -1,6 +1,7 @@
 package anthropic_test
 
 import (
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // stored in the session store and reloaded, shapes byte for byte like the
 // live turn, and its opaque values on the wire are the response's.
 func TestPersistedTurnReplaysIdentically(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	for _, tc := range wholeCases {
 		for _, streamed := range []bool{false, true} {
 			var m engine.Message
@@ -26,9 +27,9 @@ func TestPersistedTurnReplaysIdentically(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			live := &engine.Session{ID: "s", Messages: []engine.Message{user("q"), m}}
+			live := &engine.Session{ID: "s", Messages: []engine.Message{enginetest.User("q"), m}}
 			for _, tu := range m.ToolCalls {
-				live.Messages = append(live.Messages, toolResult(tu.ID, "r"))
+				live.Messages = append(live.Messages, enginetest.ToolResult(tu.ID, "r"))
 			}
 			reloaded := resume(t, live)
 			a := shape(t, tbl, live, direct, opus)

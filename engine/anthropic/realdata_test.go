@@ -2,6 +2,7 @@ package anthropic_test
 
 import (
 	"encoding/json"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,7 +19,7 @@ import (
 // the turn, the engine's replay of the captured turn equals the recorded
 // one.
 func TestRealdata(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	dl := anthropic.Dialect{Table: tbl}
 	for _, path := range realdata.Files(t, "anthropic") {
 		t.Run(filepath.Base(path), func(t *testing.T) {

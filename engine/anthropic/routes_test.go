@@ -1,6 +1,7 @@
 package anthropic_test
 
 import (
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // there; each step's thinking precedes its tool_use; the prior-thinking
 // flag agrees with the stale-thinking predicate; history is unchanged.
 func TestSignedThinkingRoutes(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	all := []string{sigPrior, sigLoop1, sigLoop2}
 	loop := []string{sigLoop1, sigLoop2}
 	texts := []string{"prior thought", "loop one", "loop two"}
@@ -105,15 +106,15 @@ func assertThinkingBeforeToolUse(t *testing.T, body []byte) {
 // (hermes /steer) does not end the in-flight loop, so a last-turn-only
 // model still gets the loop's thinking.
 func TestSteerKeepsLoopThinking(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	tests := []struct {
 		name   string
 		extra  []engine.Message
 		want   []string
 		reason string
 	}{
-		{"steer", []engine.Message{user("also check London")}, []string{sigLoop1, sigLoop2}, "a steer after a tool result belongs to the tool turn"},
-		{"new-question", []engine.Message{{Role: "assistant", Content: []byte(`"done"`)}, user("thanks; another question")}, []string{}, "a real user message ends the loop: sonnet 4.5 drops earlier thinking"},
+		{"steer", []engine.Message{enginetest.User("also check London")}, []string{sigLoop1, sigLoop2}, "a steer after a tool result belongs to the tool turn"},
+		{"new-question", []engine.Message{{Role: "assistant", Content: []byte(`"done"`)}, enginetest.User("thanks; another question")}, []string{}, "a real user message ends the loop: sonnet 4.5 drops earlier thinking"},
 	}
 	for _, tc := range tests {
 		s := loopHistory(t)
@@ -125,7 +126,7 @@ func TestSteerKeepsLoopThinking(t *testing.T) {
 	}
 	// The steer is merged into the tool-result user message.
 	s := loopHistory(t)
-	s.Messages = append(s.Messages, user("also check London"))
+	s.Messages = append(s.Messages, enginetest.User("also check London"))
 	body := shape(t, tbl, s, "https://api.anthropic.com", "claude-sonnet-4-5")
 	last := gjson.GetBytes(body, "messages.#(role==\"user\")#|@reverse|0.content")
 	if got := last.Get("#").Int(); got != 2 || last.Get("0.type").Str != "tool_result" || last.Get("1.text").Str != "also check London" {

@@ -2,6 +2,7 @@ package anthropic_test
 
 import (
 	"encoding/json"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"slices"
 	"strings"
 	"testing"
@@ -12,10 +13,10 @@ import (
 )
 
 func TestPathAndRequestShape(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	s := &engine.Session{Messages: []engine.Message{
 		{Role: "system", Content: json.RawMessage(`"Be brief."`)},
-		user("hi"),
+		enginetest.User("hi"),
 	}}
 	req := engine.Request{System: "You are a helper.", Stream: true, Tools: []engine.Tool{
 		{Name: "weather", Description: "Weather by city", Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)},
@@ -71,7 +72,7 @@ func TestPathAndRequestShape(t *testing.T) {
 }
 
 func TestShapeMessages(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	direct := "https://api.anthropic.com"
 	tests := []struct {
 		name, baseURL, model string
@@ -81,53 +82,53 @@ func TestShapeMessages(t *testing.T) {
 		reason               string
 	}{
 		{"tool-results-merge", direct, "claude-opus-4-6", []engine.Message{
-			user("go"),
+			enginetest.User("go"),
 			capture(t, `{"content":[{"type":"tool_use","id":"a","name":"f","input":{}},{"type":"tool_use","id":"b","name":"g","input":{"x":1}}]}`),
-			toolResult("a", "A"), toolResult("b", "B"),
+			enginetest.ToolResult("a", "A"), enginetest.ToolResult("b", "B"),
 		}, false,
 			`[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{}},{"type":"tool_use","id":"b","name":"g","input":{"x":1}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"A"},{"type":"tool_result","tool_use_id":"b","content":"B"}]}]`,
 			"parallel tool results go back in one user message"},
 		{"orphan-tool-use", direct, "claude-opus-4-6", []engine.Message{
-			user("go"),
+			enginetest.User("go"),
 			capture(t, `{"content":[{"type":"text","text":"calling"},{"type":"tool_use","id":"a","name":"f","input":{}},{"type":"tool_use","id":"b","name":"g","input":{}}]}`),
-			toolResult("a", "A"), user("next"),
+			enginetest.ToolResult("a", "A"), enginetest.User("next"),
 		}, false,
 			`[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"text","text":"calling"},{"type":"tool_use","id":"a","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"A"},{"type":"text","text":"next"}]}]`,
 			"a tool_use whose result the history lacks is not sent"},
 		{"orphan-tool-result", direct, "claude-opus-4-6", []engine.Message{
-			user("go"), toolResult("zzz", "stray"), user("more"),
+			enginetest.User("go"), enginetest.ToolResult("zzz", "stray"), enginetest.User("more"),
 		}, false,
 			`[{"role":"user","content":[{"type":"text","text":"go"},{"type":"text","text":"more"}]}]`,
 			"a tool result without its tool_use is not sent"},
 		{"pad-deepseek", "https://api.deepseek.com/anthropic", "deepseek-v4-pro", []engine.Message{
-			user("go"), {Role: "assistant", Content: json.RawMessage(`"hello"`)}, user("next"),
+			enginetest.User("go"), {Role: "assistant", Content: json.RawMessage(`"hello"`)}, enginetest.User("next"),
 		}, true,
 			`[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"thinking","thinking":" "},{"type":"text","text":"hello"}]},{"role":"user","content":"next"}]`,
 			"a must-echo Anthropic-compatible endpoint gets a pad thinking block, never an empty one"},
 		{"no-pad-signed", direct, "claude-opus-4-6", []engine.Message{
-			user("go"), {Role: "assistant", Content: json.RawMessage(`"hello"`)}, user("next"),
+			enginetest.User("go"), {Role: "assistant", Content: json.RawMessage(`"hello"`)}, enginetest.User("next"),
 		}, true,
 			`[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"text","text":"hello"}]},{"role":"user","content":"next"}]`,
 			"a signed route never gets an unsigned pad block"},
 		{"unsigned-from-rc", "https://api.kimi.com/coding", "kimi-k2.5", []engine.Message{
-			user("go"), {Role: "assistant", Content: json.RawMessage(`"hi"`), ReasoningContent: engine.Str("chat-captured thought")}, user("next"),
+			enginetest.User("go"), {Role: "assistant", Content: json.RawMessage(`"hi"`), ReasoningContent: engine.Str("chat-captured thought")}, enginetest.User("next"),
 		}, false,
 			`[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"thinking","thinking":"chat-captured thought"},{"type":"text","text":"hi"}]},{"role":"user","content":"next"}]`,
 			"an unsigned route reads the readable reasoning of a turn captured elsewhere"},
 		{"signed-ignores-rc", direct, "claude-opus-4-6", []engine.Message{
-			user("go"), {Role: "assistant", Content: json.RawMessage(`"hi"`), ReasoningContent: engine.Str("chat-captured thought")}, user("next"),
+			enginetest.User("go"), {Role: "assistant", Content: json.RawMessage(`"hi"`), ReasoningContent: engine.Str("chat-captured thought")}, enginetest.User("next"),
 		}, false,
 			`[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"text","text":"hi"}]},{"role":"user","content":"next"}]`,
 			"unsigned reasoning never goes to a route that verifies signatures"},
 		{"rd-thinking-items", "https://bedrock-runtime.us-east-1.amazonaws.com", "us.anthropic.claude-opus-4-6-v1:0", []engine.Message{
-			user("go"), {Role: "assistant", Content: json.RawMessage(`"hi"`), ReasoningContent: engine.Str("t"),
+			enginetest.User("go"), {Role: "assistant", Content: json.RawMessage(`"hi"`), ReasoningContent: engine.Str("t"),
 				ReasoningDetails: []json.RawMessage{json.RawMessage(`{"type":"thinking","thinking":"t","signature":"S1"}`), json.RawMessage(`{"type":"redacted_thinking","data":"R1"}`), engine.NewRecord(engine.NativeValues{ThoughtSignature: "G"})}},
-			user("next"),
+			enginetest.User("next"),
 		}, false,
 			`[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"S1"},{"type":"redacted_thinking","data":"R1"},{"type":"text","text":"hi"}]},{"role":"user","content":"next"}]`,
 			"Anthropic-format reasoning_details items (a Converse capture) replay in order; the private record never does"},
 		{"empty-assistant-dropped", direct, "claude-opus-4-6", []engine.Message{
-			user("go"), {Role: "assistant", Content: json.RawMessage(`""`)}, user("next"),
+			enginetest.User("go"), {Role: "assistant", Content: json.RawMessage(`""`)}, enginetest.User("next"),
 		}, false,
 			`[{"role":"user","content":"go"},{"role":"user","content":"next"}]`,
 			"an assistant message with no block is not sent"},
@@ -152,9 +153,9 @@ func TestShapeMessages(t *testing.T) {
 
 func TestShapeRejectsBadArguments(t *testing.T) {
 	s := &engine.Session{Messages: []engine.Message{
-		user("go"),
+		enginetest.User("go"),
 		{Role: "assistant", Content: json.RawMessage("null"), ToolCalls: []engine.ToolCall{{ID: "a", Function: engine.FunctionCall{Name: "f", Arguments: "[1,2"}}}},
-		toolResult("a", "x"),
+		enginetest.ToolResult("a", "x"),
 	}}
 	_, err := anthropic.Dialect{}.Shape(s, engine.Decision{}, engine.Request{})
 	if err == nil || !strings.Contains(err.Error(), "messages.1: tool_calls.0: arguments are not a JSON object") {

@@ -2,6 +2,7 @@ package bedrock_test
 
 import (
 	"context"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,9 +40,9 @@ func reopen(t *testing.T, s *engine.Session) *engine.Session {
 
 func toolParent(t *testing.T) *engine.Session {
 	return &engine.Session{ID: "parent", Messages: []engine.Message{
-		user("weather?"),
+		enginetest.User("weather?"),
 		capture(t, wholeCases[1].body),
-		toolResult("tooluse_1", "sunny"),
+		enginetest.ToolResult("tooluse_1", "sunny"),
 		capture(t, `{"output":{"message":{"role":"assistant","content":[{"text":"Sunny."}]}}}`),
 	}}
 }
@@ -51,7 +52,7 @@ func toolParent(t *testing.T) *engine.Session {
 // replay native authority for the discarded tool exchange, after a
 // restart as well; visible texts stay and the parent is unchanged.
 func TestDisplayBranch(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	claude := "us.anthropic.claude-opus-4-6-v1:0"
 	tests := []struct {
 		name   string
@@ -85,7 +86,7 @@ func TestDisplayBranch(t *testing.T) {
 			before := snapshot(t, parent)
 			b := engine.Branch(parent, "branch")
 			tc.seed(b)
-			b.Messages = append(b.Messages, user("and now?"))
+			b.Messages = append(b.Messages, enginetest.User("and now?"))
 			for _, s := range []*engine.Session{b, reopen(t, b)} {
 				body := string(shape(t, tbl, s, claude))
 				if strings.Contains(body, "toolUse") || strings.Contains(body, "toolResult") {
@@ -108,7 +109,7 @@ func TestDisplayBranch(t *testing.T) {
 // carrier replays only while the visible text equals its native text; the
 // readable reasoning stays in storage either way.
 func TestOrderedCarrierKeptIffTextMatches(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	claude := "us.anthropic.claude-opus-4-6-v1:0"
 	tests := []struct {
 		name   string
@@ -122,7 +123,7 @@ func TestOrderedCarrierKeptIffTextMatches(t *testing.T) {
 	for _, tc := range tests {
 		m := capture(t, wholeCases[0].body)
 		m.Content = []byte(tc.text)
-		s := &engine.Session{Messages: []engine.Message{user("q"), m, user("next")}}
+		s := &engine.Session{Messages: []engine.Message{enginetest.User("q"), m, enginetest.User("next")}}
 		content := gjson.GetBytes(shape(t, tbl, s, claude), "messages.1.content")
 		if got := content.Get("1.text").Raw; got != tc.text {
 			t.Errorf("%s: %s: text %s", tc.name, tc.reason, got)

@@ -3,24 +3,14 @@ package bedrock_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/bedrock"
-	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/tidwall/gjson"
 )
-
-// committedTable loads the route table of the repository's matrix.yaml.
-func committedTable(t testing.TB) *engine.Table {
-	t.Helper()
-	f, err := matrix.Load("../../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &f.Table
-}
 
 // sameJSON compares two JSON texts ignoring key order and whitespace;
 // strings are compared exactly.
@@ -79,14 +69,6 @@ func capture(t testing.TB, body string) engine.Message {
 	return m
 }
 
-func user(text string) engine.Message {
-	return engine.Message{Role: "user", Content: json.RawMessage(engine.AppendQuoted(nil, text))}
-}
-
-func toolResult(id, text string) engine.Message {
-	return engine.Message{Role: "tool", ToolCallID: id, Content: json.RawMessage(engine.AppendQuoted(nil, text))}
-}
-
 const region = "https://bedrock-runtime.us-east-1.amazonaws.com"
 
 var tools = []engine.Tool{{Name: "weather", Parameters: json.RawMessage(`{"type":"object"}`)}}
@@ -110,21 +92,7 @@ func shape(t testing.TB, tbl *engine.Table, s *engine.Session, model string) []b
 // redacted blob that the history does not hold byte for byte.
 func assertOpaqueFromHistory(t testing.TB, body []byte, s *engine.Session) {
 	t.Helper()
-	held := map[string]bool{}
-	for _, m := range s.Messages {
-		var rs []json.RawMessage
-		if m.Native != nil {
-			rs = append(rs, m.Native.Blocks...)
-		}
-		rs = append(rs, m.ReasoningDetails...)
-		for _, r := range rs {
-			for _, k := range []string{"signature", "data", "reasoningContent.reasoningText.signature", "reasoningContent.redactedContent"} {
-				if v := gjson.GetBytes(r, k).Str; v != "" {
-					held[v] = true
-				}
-			}
-		}
-	}
+	held := enginetest.HeldOpaque(s, "signature", "data", "reasoningContent.reasoningText.signature", "reasoningContent.redactedContent")
 	for _, v := range wireOpaque(body) {
 		if !held[v] {
 			t.Errorf("the request carries an opaque value the history does not hold: %.40q", v)

@@ -2,6 +2,7 @@ package bedrock_test
 
 import (
 	"bytes"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"slices"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // stored and reloaded, shapes byte for byte like the live turn, and the
 // opaque values on the wire are the response's.
 func TestPersistedTurnReplaysIdentically(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	claude := "us.anthropic.claude-opus-4-6-v1:0"
 	for _, tc := range wholeCases {
 		var want []string
@@ -37,9 +38,9 @@ func TestPersistedTurnReplaysIdentically(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			live := &engine.Session{ID: "s", Messages: []engine.Message{user("q"), m}}
+			live := &engine.Session{ID: "s", Messages: []engine.Message{enginetest.User("q"), m}}
 			for _, tu := range m.ToolCalls {
-				live.Messages = append(live.Messages, toolResult(tu.ID, "r"))
+				live.Messages = append(live.Messages, enginetest.ToolResult(tu.ID, "r"))
 			}
 			a := shape(t, tbl, live, claude)
 			b := shape(t, tbl, reopen(t, live), claude)

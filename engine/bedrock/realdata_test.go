@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ import (
 // next request replays the turn, the engine's replay equals the recorded
 // one under the model's policy.
 func TestRealdata(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	dl := bedrock.Dialect{Table: tbl}
 	for _, path := range realdata.Files(t, "bedrock") {
 		t.Run(filepath.Base(path), func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"strings"
 	"testing"
 
@@ -60,8 +61,8 @@ func kimiTurn(t *testing.T) engine.Message {
 // reasoning holding text and a redacted blob becomes two single-member
 // reasoningContent blocks before the toolUse, and the text is preserved.
 func TestTaggedUnionBlocks(t *testing.T) {
-	tbl := committedTable(t)
-	s := &engine.Session{Messages: []engine.Message{user("weather in Oslo?"), kimiTurn(t), toolResult("tu_1", "cold")}}
+	tbl := enginetest.Table(t)
+	s := &engine.Session{Messages: []engine.Message{enginetest.User("weather in Oslo?"), kimiTurn(t), enginetest.ToolResult("tu_1", "cold")}}
 	content := gjson.GetBytes(shape(t, tbl, s, kimi), "messages.1.content")
 	var kinds []string
 	content.ForEach(func(_, b gjson.Result) bool {
@@ -92,8 +93,8 @@ func TestTaggedUnionBlocks(t *testing.T) {
 // exactly two calls; the resent assistant content has no redactedContent
 // and keeps reasoningText and toolUse; later requests never resend it.
 func TestSealedBlobRecovery(t *testing.T) {
-	tbl := committedTable(t)
-	s := &engine.Session{ID: "k", Messages: []engine.Message{user("weather in Oslo?"), kimiTurn(t), toolResult("tu_1", "cold")}}
+	tbl := enginetest.Table(t)
+	s := &engine.Session{ID: "k", Messages: []engine.Message{enginetest.User("weather in Oslo?"), kimiTurn(t), enginetest.ToolResult("tu_1", "cold")}}
 	snd := &sender{replies: []reply{{400, sealedBody}, {200, `{"output":{"message":{"role":"assistant","content":[{"text":"Cold."}]}}}`}}}
 	r := engine.Route{APIMode: engine.ModeBedrockConverse, Provider: "bedrock", BaseURL: region, Model: kimi}
 	res, err := (&engine.Engine{Table: tbl}).Turn(context.Background(), s, r, bedrock.Dialect{Table: tbl}, engine.Request{Tools: tools}, snd.send)
@@ -110,7 +111,7 @@ func TestSealedBlobRecovery(t *testing.T) {
 	if len(s.Config.SealedBlobs) != 1 || s.Config.SealedBlobs[0] != engine.Fingerprint("redacted_thinking", blobR) {
 		t.Errorf("sealed blobs %q", s.Config.SealedBlobs)
 	}
-	s.Messages = append(s.Messages, user("and tomorrow?"))
+	s.Messages = append(s.Messages, enginetest.User("and tomorrow?"))
 	if later := shape(t, tbl, s, kimi); strings.Contains(string(later), blobR) {
 		t.Errorf("a later request resent the sealed blob")
 	}
@@ -124,9 +125,9 @@ func TestSealedBlobRecovery(t *testing.T) {
 // blob is dropped and its neighbours merge; a second strip changes nothing
 // and is not retried.
 func TestSealedOnlyTurnDropped(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	only := capture(t, `{"output":{"message":{"role":"assistant","content":[{"reasoningContent":{"redactedContent":"`+blobR2+`"}}]}}}`)
-	s := &engine.Session{Messages: []engine.Message{user("go"), only, user("still there?")}}
+	s := &engine.Session{Messages: []engine.Message{enginetest.User("go"), only, enginetest.User("still there?")}}
 	body := shape(t, tbl, s, kimi)
 	d := tbl.Decide(engine.Route{APIMode: engine.ModeBedrockConverse, BaseURL: region, Model: kimi}, 0)
 	dl := bedrock.Dialect{Table: tbl}
@@ -154,9 +155,9 @@ func TestSealedOnlyTurnDropped(t *testing.T) {
 }
 
 func TestLearnRecognises(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	claude := "us.anthropic.claude-opus-4-6-v1:0"
-	s0 := &engine.Session{Messages: []engine.Message{user("q"), capture(t, wholeCases[1].body), toolResult("tooluse_1", "x")}}
+	s0 := &engine.Session{Messages: []engine.Message{enginetest.User("q"), capture(t, wholeCases[1].body), enginetest.ToolResult("tooluse_1", "x")}}
 	body := shape(t, tbl, s0, claude)
 	d := tbl.Decide(engine.Route{APIMode: engine.ModeBedrockConverse, BaseURL: region, Model: claude}, 0)
 	tests := []struct {
@@ -184,9 +185,9 @@ func TestLearnRecognises(t *testing.T) {
 }
 
 func TestSignatureRejectionResendsOnce(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	claude := "us.anthropic.claude-opus-4-6-v1:0"
-	s := &engine.Session{Messages: []engine.Message{user("q"), capture(t, wholeCases[1].body), toolResult("tooluse_1", "x")}}
+	s := &engine.Session{Messages: []engine.Message{enginetest.User("q"), capture(t, wholeCases[1].body), enginetest.ToolResult("tooluse_1", "x")}}
 	refusal := `{"message":"The model returned the following errors: messages.1.content.1: Invalid signature in thinking block"}`
 	snd := &sender{replies: []reply{{400, refusal}, {400, refusal}}}
 	r := engine.Route{APIMode: engine.ModeBedrockConverse, BaseURL: region, Model: claude}

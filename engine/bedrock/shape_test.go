@@ -2,6 +2,7 @@ package bedrock_test
 
 import (
 	"encoding/json"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"slices"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 )
 
 func TestPathAndRequestShape(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	dl := bedrock.Dialect{Table: tbl}
 	r := engine.Route{APIMode: engine.ModeBedrockConverse, BaseURL: region, Model: "us.anthropic.claude-opus-4-6-v1:0"}
 	if p := dl.Path(r, false); p != "/model/us.anthropic.claude-opus-4-6-v1%3A0/converse" {
@@ -20,7 +21,7 @@ func TestPathAndRequestShape(t *testing.T) {
 	if p := dl.Path(r, true); p != "/model/us.anthropic.claude-opus-4-6-v1%3A0/converse-stream" {
 		t.Errorf("stream path %q", p)
 	}
-	s := &engine.Session{Messages: []engine.Message{{Role: "system", Content: json.RawMessage(`"Be brief."`)}, user("hi")}}
+	s := &engine.Session{Messages: []engine.Message{{Role: "system", Content: json.RawMessage(`"Be brief."`)}, enginetest.User("hi")}}
 	req := engine.Request{System: "Helper.", Stream: true, Tools: []engine.Tool{{Name: "weather", Description: "by city", Parameters: json.RawMessage(`{"type":"object"}`)}, {Name: "clock"}}}
 	tests := []struct {
 		model, want, reason string
@@ -47,9 +48,9 @@ func TestPathAndRequestShape(t *testing.T) {
 // TestReplayPolicy: the per-model contract of matrix.yaml decides what a
 // stored turn's reasoning becomes on the wire.
 func TestReplayPolicy(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	turn := capture(t, wholeCases[1].body)
-	hist := []engine.Message{user("weather?"), turn, toolResult("tooluse_1", "sunny")}
+	hist := []engine.Message{enginetest.User("weather?"), turn, enginetest.ToolResult("tooluse_1", "sunny")}
 	reasoning := `{"reasoningContent":{"reasoningText":{"text":"need the tool","signature":"` + sigB + `"}}}`
 	tests := []struct {
 		model, policy string
@@ -93,7 +94,7 @@ func TestReplayPolicy(t *testing.T) {
 // turn whose native blocks fell out of step with its visible text replays
 // from its standard view.
 func TestReplayFromItems(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	claude := "us.anthropic.claude-opus-4-6-v1:0"
 	items := engine.Message{Role: "assistant", Content: json.RawMessage(`"hi"`), ReasoningContent: engine.Str("t"),
 		ReasoningDetails: []json.RawMessage{json.RawMessage(`{"type":"thinking","thinking":"t","signature":"S1"}`), json.RawMessage(`{"type":"redacted_thinking","data":"R1"}`), engine.NewRecord(engine.NativeValues{ThoughtSignature: "G"})}}
@@ -112,7 +113,7 @@ func TestReplayFromItems(t *testing.T) {
 		{"chat-signed", claude, chat, `[{"text":"hi"}]`, "unsigned reasoning never goes to a model that signs"},
 	}
 	for _, tc := range tests {
-		s := &engine.Session{Messages: []engine.Message{user("q"), tc.m, user("next")}}
+		s := &engine.Session{Messages: []engine.Message{enginetest.User("q"), tc.m, enginetest.User("next")}}
 		if got := gjson.GetBytes(shape(t, tbl, s, tc.model), "messages.1.content").Raw; got != tc.want {
 			t.Errorf("%s: %s\n got: %s\nwant: %s", tc.name, tc.reason, got, tc.want)
 		}

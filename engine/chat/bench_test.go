@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"strings"
 	"testing"
 
@@ -40,7 +41,7 @@ type plainMessage struct {
 // BenchmarkShape2000Turns20MB is the shaping budget: at most 1.5x a plain
 // json.Marshal of the same messages (BenchmarkMarshalBaseline20MB).
 func BenchmarkShape2000Turns20MB(b *testing.B) {
-	table := committedTable(b)
+	table := enginetest.Table(b)
 	s := &engine.Session{Messages: bigHistory()}
 	d := table.Decide(engine.Route{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", Model: "m"}, 0)
 	out, _ := chat.Dialect{}.Shape(s, d, engine.Request{})

@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"encoding/json"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"strings"
 	"testing"
 
@@ -83,7 +84,7 @@ func FuzzShapeInvariants(f *testing.F) {
 	f.Add([]byte("\x22\x05hello\x3e\x03abc\x00\x02hi\x7fxyz"), uint8(2), false)
 	f.Add([]byte("\x20\x20\x01\x7e\x04abcd\x05zzzzz"), uint8(0), true)
 	f.Add([]byte("\x7f\x7f\x7f\x7f\x7f\x7f"), uint8(9), false)
-	table := committedTable(f)
+	table := enginetest.Table(f)
 	f.Fuzz(func(t *testing.T, data []byte, routeIdx uint8, optIn bool) {
 		s := genSession(data)
 		r := fuzzRoutes[int(routeIdx)%len(fuzzRoutes)]

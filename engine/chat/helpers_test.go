@@ -5,17 +5,7 @@ import (
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
-	"github.com/replaycheck/replaycheck/matrix"
 )
-
-func committedTable(t testing.TB) *engine.Table {
-	t.Helper()
-	f, err := matrix.Load("../../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &f.Table
-}
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
 

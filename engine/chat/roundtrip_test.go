@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"log/slog"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func (p *strictDetailsProvider) send(_ context.Context, _ string, body []byte) (
 }
 
 func TestTurnLearnsRetriesOncePersists(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	route := engine.Route{APIMode: engine.ModeChat, Provider: "nous", BaseURL: "https://inference-api.nousresearch.com/v1", Model: "z-ai/glm-5.3-flash:US"}
 	var logs bytes.Buffer
 	e := &engine.Engine{Table: table, Log: slog.New(slog.NewTextHandler(&logs, nil))}
@@ -76,7 +77,7 @@ func TestTurnLearnsRetriesOncePersists(t *testing.T) {
 }
 
 func TestTurnNeverLoops(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	route := engine.Route{APIMode: engine.ModeChat, Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", Model: "m"}
 	calls := 0
 	always := func(context.Context, string, []byte) (int, []byte, error) {

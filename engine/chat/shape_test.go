@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"encoding/json"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -46,7 +47,7 @@ func TestRouteMatrix(t *testing.T) {
 		{"deepseek", "https://api.deepseek.com/v1", "deepseek-v4-flash", true, false, false, " ", false, "A13 must-echo pads the bare tool turn with one space"},
 		{"gemini", "https://generativelanguage.googleapis.com/v1beta/openai", "my-alias", true, false, false, "", true, "A14 the Gemini route keeps the tool call's signature"},
 	}
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	for _, tt := range tests {
 		msgs := history(storedTurn(), bareTurn())
 		before := mustJSON(t, msgs)
@@ -82,7 +83,7 @@ func TestRouteMatrix(t *testing.T) {
 }
 
 func TestShapeCarrierRules(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	deepseek := engine.Route{Provider: "deepseek", BaseURL: "https://api.deepseek.com", Model: "deepseek-v4"}
 	gateway := engine.Route{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", Model: "m"}
 	openai := engine.Route{Provider: "openai", BaseURL: "https://api.openai.com/v1", Model: "gpt-5"}
@@ -124,7 +125,7 @@ func TestPrivateRecordReachesOnlyItsRoute(t *testing.T) {
 		ToolCalls: []engine.ToolCall{{ID: "c1", Type: "function", Function: engine.FunctionCall{Name: "f", Arguments: "{}", ThoughtSignature: "FSIG"}}},
 	}
 	turn.SetRecord(engine.NativeValues{ReasoningOpaque: "OPAQUE", ReasoningText: "plan it", ThoughtSignature: "SIG_TEXT"})
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	tests := []struct {
 		route   engine.Route
 		present []string
@@ -171,7 +172,7 @@ func TestPrivateRecordReachesOnlyItsRoute(t *testing.T) {
 }
 
 func TestFlagsOnTheWire(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	body := shape(t, table, engine.Route{Provider: "zai", BaseURL: "https://api.z.ai/api/paas/v4", Model: "glm-5.3"}, 0, history(storedTurn()))
 	if got := gjson.Get(body, "thinking").Raw; got != `{"type":"enabled","clear_thinking":false}` {
 		t.Errorf("GLM thinking = %s", got)
@@ -192,7 +193,7 @@ func TestFlagsOnTheWire(t *testing.T) {
 
 // TestReshapeInFlight covers §3.2 and research inventory A17 and B28–B29.
 func TestReshapeInFlight(t *testing.T) {
-	table := committedTable(t)
+	table := enginetest.Table(t)
 	nous := engine.Route{Provider: "nous", BaseURL: "https://inference-api.nousresearch.com/v1", Model: "z-ai/glm-5.3-flash:US"}
 	msgs := history(storedTurn(), bareTurn())
 	sent, _ := chat.Dialect{}.Shape(&engine.Session{Messages: msgs}, table.Decide(nous, 0), engine.Request{})

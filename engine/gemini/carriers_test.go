@@ -1,24 +1,15 @@
 package gemini_test
 
 import (
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"strings"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/chat"
 	"github.com/replaycheck/replaycheck/engine/gemini"
-	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/tidwall/gjson"
 )
-
-func committedTable(t testing.TB) *engine.Table {
-	t.Helper()
-	f, err := matrix.Load("../../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &f.Table
-}
 
 // TestGeminiTextSignature is hermes-semantics §7 group C (31, 32): the
 // text-turn signature of a native response, whole or streamed as a
@@ -48,11 +39,11 @@ func TestGeminiTextSignature(t *testing.T) {
 		}, sigText, "resumed history: the record alone"},
 		{"streamed-trailing-part", func(*testing.T) engine.Message { return streamed }, "SIG_S", "a stream's trailing empty text part (hermes 32)"},
 	}
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	compat := tbl.Decide(engine.Route{APIMode: engine.ModeChat, Provider: "gemini", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai", Model: "gemini-3-pro-preview"}, 0)
 	for _, tc := range tests {
 		m := tc.m(t)
-		s := &engine.Session{Messages: []engine.Message{user("389+2?"), m, user("and +1?")}}
+		s := &engine.Session{Messages: []engine.Message{enginetest.User("389+2?"), m, enginetest.User("and +1?")}}
 		parts := gjson.GetBytes(shape(t, s, engine.Request{}), "contents.1.parts")
 		last := parts.Get("@reverse.0")
 		if got := parts.Get("#").Int(); got != 1 || last.Get("text").Str != "391" || last.Get("thoughtSignature").Str != tc.sig {
@@ -80,7 +71,7 @@ const copilotResponse = `{"choices":[{"index":0,"message":{"role":"assistant","c
 // signature, and no reasoning_details; Fireworks and OpenRouter with a
 // Claude model get none of them; the stored row never changes.
 func TestCopilotCarriers(t *testing.T) {
-	tbl := committedTable(t)
+	tbl := enginetest.Table(t)
 	m, err := chat.Dialect{}.Capture([]byte(copilotResponse))
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +79,7 @@ func TestCopilotCarriers(t *testing.T) {
 	if m.Reasoning == nil || *m.Reasoning != "plan it" {
 		t.Fatalf("stored reasoning %v, want \"plan it\"", m.Reasoning)
 	}
-	s := &engine.Session{Messages: []engine.Message{user("read it"), m, toolResult("call_1", "file")}}
+	s := &engine.Session{Messages: []engine.Message{enginetest.User("read it"), m, enginetest.ToolResult("call_1", "file")}}
 	before := snapshot(t, s)
 	tests := []struct {
 		name, provider, baseURL, model string

@@ -28,14 +28,6 @@ func capture(t testing.TB, body string) engine.Message {
 	return m
 }
 
-func user(text string) engine.Message {
-	return engine.Message{Role: "user", Content: json.RawMessage(engine.AppendQuoted(nil, text))}
-}
-
-func toolResult(id, text string) engine.Message {
-	return engine.Message{Role: "tool", ToolCallID: id, Content: json.RawMessage(engine.AppendQuoted(nil, text))}
-}
-
 // shape builds a Gemini request and checks that every signature on the
 // wire is one the history holds.
 func shape(t testing.TB, s *engine.Session, req engine.Request) []byte {

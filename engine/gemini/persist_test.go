@@ -1,6 +1,7 @@
 package gemini_test
 
 import (
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"slices"
 	"strings"
 	"testing"
@@ -33,9 +34,9 @@ func TestPersistedTurnReplaysIdentically(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			live := &engine.Session{ID: "s", Messages: []engine.Message{user("q"), m}}
+			live := &engine.Session{ID: "s", Messages: []engine.Message{enginetest.User("q"), m}}
 			for _, c := range m.ToolCalls {
-				live.Messages = append(live.Messages, toolResult(c.ID, "r"))
+				live.Messages = append(live.Messages, enginetest.ToolResult(c.ID, "r"))
 			}
 			a := shape(t, live, engine.Request{})
 			b := shape(t, resume(t, live), engine.Request{})

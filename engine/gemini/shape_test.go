@@ -2,6 +2,7 @@ package gemini_test
 
 import (
 	"encoding/json"
+	"github.com/replaycheck/replaycheck/engine/internal/enginetest"
 	"strings"
 	"testing"
 
@@ -22,10 +23,10 @@ func TestPathAndRequestShape(t *testing.T) {
 	call := capture(t, wholeCases[1].body)
 	s := &engine.Session{Messages: []engine.Message{
 		{Role: "system", Content: json.RawMessage(`"Be brief."`)},
-		user("weather and time?"),
+		enginetest.User("weather and time?"),
 		call,
-		toolResult(call.ToolCalls[0].ID, `{"temp":21}`),
-		toolResult(call.ToolCalls[1].ID, "noon"),
+		enginetest.ToolResult(call.ToolCalls[0].ID, `{"temp":21}`),
+		enginetest.ToolResult(call.ToolCalls[1].ID, "noon"),
 	}}
 	req := engine.Request{System: "Helper.", Tools: []engine.Tool{{Name: "weather", Description: "by city", Parameters: json.RawMessage(`{"type":"object","additionalProperties":false}`)}, {Name: "clock"}}}
 	want := `{"contents":[` +
@@ -53,26 +54,26 @@ func TestShapeModelTurns(t *testing.T) {
 		want   string // contents
 		reason string
 	}{
-		{"text-signature-last-part", []engine.Message{user("389+2?"), thought, user("and +1?")},
+		{"text-signature-last-part", []engine.Message{enginetest.User("389+2?"), thought, enginetest.User("and +1?")},
 			`[{"role":"user","parts":[{"text":"389+2?"}]},{"role":"model","parts":[{"text":"391","thoughtSignature":"` + sigText + `"}]},{"role":"user","parts":[{"text":"and +1?"}]}]`,
 			"thought parts are not replayed; the text signature rides the last part"},
-		{"call-id", []engine.Message{user("q"), withID, toolResult("fc_7", "cold")},
+		{"call-id", []engine.Message{enginetest.User("q"), withID, enginetest.ToolResult("fc_7", "cold")},
 			`[{"role":"user","parts":[{"text":"q"}]},{"role":"model","parts":[{"text":"Let me check."},{"functionCall":{"id":"fc_7","name":"weather","args":{"city":"Oslo"}},"thoughtSignature":"` + sigCall2 + `"}]},{"role":"user","parts":[{"functionResponse":{"id":"fc_7","name":"weather","response":{"result":"cold"}}}]}]`,
 			"a call id Gemini issued goes back with the call and its response"},
-		{"orphan-call", []engine.Message{user("q"), withID, user("never mind")},
+		{"orphan-call", []engine.Message{enginetest.User("q"), withID, enginetest.User("never mind")},
 			`[{"role":"user","parts":[{"text":"q"}]},{"role":"model","parts":[{"text":"Let me check."}]},{"role":"user","parts":[{"text":"never mind"}]}]`,
 			"a call without its result in the history is not sent"},
-		{"signature-after-signed-call", []engine.Message{user("q"), func() engine.Message {
+		{"signature-after-signed-call", []engine.Message{enginetest.User("q"), func() engine.Message {
 			m := withID.Clone()
 			m.SetRecord(engine.NativeValues{ThoughtSignature: sigText})
 			return m
-		}(), toolResult("fc_7", "cold")},
+		}(), enginetest.ToolResult("fc_7", "cold")},
 			`[{"role":"user","parts":[{"text":"q"}]},{"role":"model","parts":[{"text":"Let me check."},{"functionCall":{"id":"fc_7","name":"weather","args":{"city":"Oslo"}},"thoughtSignature":"` + sigCall2 + `"},{"text":"","thoughtSignature":"` + sigText + `"}]},{"role":"user","parts":[{"functionResponse":{"id":"fc_7","name":"weather","response":{"result":"cold"}}}]}]`,
 			"when the last part is already signed, the text signature gets its own trailing empty part"},
-		{"signature-only", []engine.Message{user("q"), {Role: "assistant", Content: json.RawMessage(`""`), ExtraContent: engine.GoogleExtraContent(sigText)}, user("more")},
+		{"signature-only", []engine.Message{enginetest.User("q"), {Role: "assistant", Content: json.RawMessage(`""`), ExtraContent: engine.GoogleExtraContent(sigText)}, enginetest.User("more")},
 			`[{"role":"user","parts":[{"text":"q"}]},{"role":"model","parts":[{"text":"","thoughtSignature":"` + sigText + `"}]},{"role":"user","parts":[{"text":"more"}]}]`,
 			"a turn with only a signature keeps it on an empty text part"},
-		{"empty-turn", []engine.Message{user("q"), {Role: "assistant", Content: json.RawMessage(`""`)}, user("more")},
+		{"empty-turn", []engine.Message{enginetest.User("q"), {Role: "assistant", Content: json.RawMessage(`""`)}, enginetest.User("more")},
 			`[{"role":"user","parts":[{"text":"q"},{"text":"more"}]}]`,
 			"an empty model turn is dropped and the user turns merge"},
 	}
@@ -86,9 +87,9 @@ func TestShapeModelTurns(t *testing.T) {
 
 func TestShapeErrors(t *testing.T) {
 	s := &engine.Session{Messages: []engine.Message{
-		user("q"),
+		enginetest.User("q"),
 		{Role: "assistant", Content: json.RawMessage("null"), ToolCalls: []engine.ToolCall{{ID: "a", Function: engine.FunctionCall{Name: "f", Arguments: "nope"}}}},
-		toolResult("a", "x"),
+		enginetest.ToolResult("a", "x"),
 	}}
 	if _, err := (gemini.Dialect{}).Shape(s, engine.Decision{}, engine.Request{}); err == nil || !strings.Contains(err.Error(), "messages.1: tool_calls.0: arguments are not a JSON object") {
 		t.Errorf("error %v", err)
