@@ -178,3 +178,12 @@ func yamlError(file string, err error) error {
 	}
 	return joinIssues(list)
 }
+
+// ByName indexes profiles by their name.
+func ByName(list []*Profile) map[string]*Profile {
+	out := make(map[string]*Profile, len(list))
+	for _, p := range list {
+		out[p.Name] = p
+	}
+	return out
+}

@@ -165,3 +165,19 @@ func TestLoadReadsFile(t *testing.T) {
 		t.Errorf("flags/signing decoded wrong: %+v %+v", p.Flags, p.Signing)
 	}
 }
+
+func TestByName(t *testing.T) {
+	list, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := ByName(list)
+	if len(byName) != len(list) {
+		t.Fatalf("%d names for %d profiles: names must be unique", len(byName), len(list))
+	}
+	for _, p := range list {
+		if byName[p.Name] != p {
+			t.Errorf("%s maps to another profile", p.Name)
+		}
+	}
+}

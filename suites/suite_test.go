@@ -87,10 +87,7 @@ func newRunner() (*scenario.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	profiles := make(map[string]*providers.Profile, len(list))
-	for _, p := range list {
-		profiles[p.Name] = p
-	}
+	profiles := providers.ByName(list)
 	dir := "cassettes"
 	if env := os.Getenv(envCassettes); env != "" {
 		dir = env

@@ -111,11 +111,7 @@ func loadRepo(t *testing.T) (*matrix.File, map[string]*providers.Profile) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	profiles := map[string]*providers.Profile{}
-	for _, p := range list {
-		profiles[p.Name] = p
-	}
-	return mf, profiles
+	return mf, providers.ByName(list)
 }
 
 // TestRecordAgainstServe is the end-to-end path a user takes: serve a

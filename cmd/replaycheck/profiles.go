@@ -22,9 +22,5 @@ func loadProfiles(dir string) (map[string]*providers.Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]*providers.Profile, len(list))
-	for _, p := range list {
-		out[p.Name] = p
-	}
-	return out, nil
+	return providers.ByName(list), nil
 }

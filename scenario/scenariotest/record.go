@@ -21,11 +21,7 @@ func Profiles(tb testing.TB, dir string) map[string]*providers.Profile {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	out := map[string]*providers.Profile{}
-	for _, p := range list {
-		out[p.Name] = p
-	}
-	return out
+	return providers.ByName(list)
 }
 
 // Record records every applicable scenario of the given targets against
