@@ -2,6 +2,8 @@ package engine
 
 import (
 	"unicode/utf8"
+
+	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
 )
 
 const hexDigits = "0123456789abcdef"
@@ -13,6 +15,9 @@ func AppendQuoted(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i += jsonscan.PlainWords(s[i:], true); i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {

@@ -6,6 +6,9 @@ package jsonscan
 // escapes.
 func StringEnd[T string | []byte](s T) (end int, escaped bool) {
 	for i := 0; i < len(s); i++ {
+		if i += PlainWords(s[i:], false); i >= len(s) {
+			break
+		}
 		if plain[s[i]] {
 			continue
 		}
