@@ -1,0 +1,85 @@
+// Package layout recognises the events of a stream that repeat an earlier
+// event byte for byte except for one JSON string value.
+//
+// The deltas of one stream share their framing (id, model, indexes, the
+// nesting around the text) and differ in the piece of text they carry and,
+// sometimes, in trailing members the capture ignores (usage counts,
+// padding). A dialect parses an event in full once, finds that all it adds
+// is one piece of text, and hands it to [Cache.Learn]. A later event that
+// has the same bytes before and after a valid JSON string in the value's
+// place, followed by a valid end of the object whose keys the dialect does
+// not read, is then known to parse as the first one did with another
+// piece: [Cache.Match] returns the piece without parsing the event, and
+// anything else is left to the dialect's general path.
+package layout
+
+import (
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
+	"github.com/tidwall/gjson"
+)
+
+// slots is how many layouts a Cache keeps: a stream alternates between a
+// few (reasoning, then the answer).
+const slots = 4
+
+// A Layout is an event's bytes around its one text value.
+type layout[T any] struct {
+	tag    T
+	before string // through the value's opening quote
+	after  string // from the value's closing quote to the end of the top-level member holding it
+}
+
+// A Cache keeps the layouts of recent events of one stream. The zero
+// Cache is not usable; make one with [NewCache].
+type Cache[T any] struct {
+	recent [slots]layout[T]
+	used   int
+	next   int
+	reads  func(key string) bool
+}
+
+// NewCache returns an empty Cache for a dialect whose general path reads
+// the top-level keys that reads reports true for; an event whose varying
+// end holds one of them is never matched.
+func NewCache[T any](reads func(key string) bool) *Cache[T] {
+	return &Cache[T]{reads: reads}
+}
+
+// Learn remembers the layout of data, an event the general path has parsed
+// and validated, and whose only effect is the string value (a result of
+// parsing data, so its Index is its offset) read as tag. memberEnd is the
+// offset just after the top-level member holding the value; the bytes from
+// there on may vary between events of the layout.
+func (c *Cache[T]) Learn(data string, value gjson.Result, memberEnd int, tag T) {
+	start, end := value.Index, value.Index+len(value.Raw)
+	if value.Type != gjson.String || start <= 0 || end > memberEnd || memberEnd > len(data) || data[start:end] != value.Raw {
+		return
+	}
+	c.recent[c.next] = layout[T]{tag: tag, before: strings.Clone(data[:start+1]), after: strings.Clone(data[end-1 : memberEnd])}
+	c.next = (c.next + 1) % slots
+	c.used = min(c.used+1, slots)
+}
+
+// Match returns the tag and the decoded value of data if it has the layout
+// of a learnt event.
+func (c *Cache[T]) Match(data string) (tag T, value string, ok bool) {
+	for i := range c.used {
+		l := &c.recent[i]
+		if !strings.HasPrefix(data, l.before) {
+			continue
+		}
+		body := data[len(l.before):]
+		n, escaped := jsonscan.StringEnd(body)
+		if n < 0 || !strings.HasPrefix(body[n:], l.after) || !jsonscan.ObjectRest(body[n+len(l.after):], c.reads) {
+			continue
+		}
+		if escaped {
+			// Decode as the general path does, invalid UTF-8 included.
+			return l.tag, gjson.Parse(data[len(l.before)-1 : len(l.before)+n+1]).Str, true
+		}
+		return l.tag, body[:n], true
+	}
+	return tag, "", false
+}
