@@ -16,15 +16,15 @@ import (
 // whole response is fed as one delta, so whole and streamed capture of the
 // same response give the same message.
 type accumulator struct {
-	// Text carriers are kept as their pieces and joined once at the end,
-	// so a long stream is copied once, not on every growth.
-	content     []string
+	// Text carriers are copied out of the event as they come, so the
+	// stream's buffers are not held until the end.
+	content     strings.Builder
 	contentRaw  json.RawMessage // a non-string content value (array), kept whole
-	rc, r       []string
+	rc, r       strings.Builder
 	details     []*detail
 	signature   string
 	opaque      string
-	rtext       []string
+	rtext       strings.Builder
 	calls       []*callAcc
 	callByIndex map[int64]*callAcc
 }
@@ -33,13 +33,13 @@ type accumulator struct {
 func (a *accumulator) feedText(field, piece string) {
 	switch field {
 	case "content":
-		a.content = append(a.content, piece)
+		a.content.WriteString(piece)
 	case "reasoning_content":
-		a.rc = append(a.rc, piece)
+		a.rc.WriteString(piece)
 	case "reasoning":
-		a.r = append(a.r, piece)
+		a.r.WriteString(piece)
 	case "reasoning_text":
-		a.rtext = append(a.rtext, piece)
+		a.rtext.WriteString(piece)
 	}
 }
 
@@ -194,7 +194,7 @@ func (a *accumulator) message() engine.Message {
 		tc.ExtraContent = c.extra
 		m.ToolCalls = append(m.ToolCalls, tc)
 	}
-	content := strings.Join(a.content, "")
+	content := a.content.String()
 	switch {
 	case a.contentRaw != nil:
 		m.Content = a.contentRaw
@@ -205,11 +205,11 @@ func (a *accumulator) message() engine.Message {
 	default:
 		m.Content = json.RawMessage(`""`)
 	}
-	if rc := strings.Join(a.rc, ""); rc != "" {
+	if rc := a.rc.String(); rc != "" {
 		m.ReasoningContent = engine.Str(rc)
 	}
-	rtext := strings.Join(a.rtext, "")
-	switch r := strings.Join(a.r, ""); {
+	rtext := a.rtext.String()
+	switch r := a.r.String(); {
 	case r != "":
 		m.Reasoning = engine.Str(r)
 	case rtext != "":

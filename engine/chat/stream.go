@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/engine/internal/layout"
 	"github.com/replaycheck/replaycheck/engine/sse"
 	"github.com/tidwall/gjson"
 )
@@ -14,6 +15,12 @@ import (
 // returns the stored assistant message; it equals [Dialect.Capture] of the
 // same response whole. Errors name the byte offset of the event in play.
 func (Dialect) CaptureStream(r io.Reader) (engine.Message, error) {
+	return captureStream(r, layout.NewCache[string](chunkReads))
+}
+
+// captureStream is CaptureStream with the chunk layouts it may learn and
+// match; with none, every chunk takes the general path.
+func captureStream(r io.Reader, known *layout.Cache[string]) (engine.Message, error) {
 	var a accumulator
 	rd := sse.NewReader(r)
 	chunks := 0
@@ -29,48 +36,112 @@ func (Dialect) CaptureStream(r io.Reader) (engine.Message, error) {
 		if data == "[DONE]" {
 			break
 		}
-		if field, value, ok := fastDelta(data); ok {
-			a.feedText(field, value)
-			chunks++
-			continue
+		chunks++
+		if known != nil {
+			if field, piece, ok := known.Match(data); ok {
+				a.feedText(field, piece)
+				continue
+			}
 		}
 		if !gjson.Valid(data) {
 			return engine.Message{}, fmt.Errorf("chat: stream: event at offset %d: data is not valid JSON", ev.Offset)
 		}
-		var failure string
-		gjson.Parse(data).ForEach(func(k, v gjson.Result) bool {
-			switch k.Str {
-			case "error":
-				failure = v.Raw
-				return false
-			case "choices":
-				v.ForEach(func(_, ch gjson.Result) bool {
-					var delta gjson.Result
-					index := int64(0)
-					ch.ForEach(func(ck, cv gjson.Result) bool {
-						switch ck.Str {
-						case "index":
-							index = cv.Int()
-						case "delta":
-							delta = cv
-						}
-						return true
-					})
-					if index == 0 {
-						a.feed(delta)
-					}
-					return true
-				})
-			}
-			return true
-		})
-		if failure != "" {
-			return engine.Message{}, fmt.Errorf("chat: stream: event at offset %d is an error: %s", ev.Offset, failure)
+		c := a.feedChunk(data)
+		if c.failure != "" {
+			return engine.Message{}, fmt.Errorf("chat: stream: event at offset %d is an error: %s", ev.Offset, c.failure)
 		}
-		chunks++
+		if known != nil && c.piece.Exists() {
+			known.Learn(data, c.piece, c.choicesEnd, c.field)
+		}
 	}
 	if chunks == 0 {
 		return engine.Message{}, fmt.Errorf("chat: stream: no chunk events")
 	}
 	return a.message(), nil
+}
+
+// chunkReads reports the top-level keys of a chunk the capture reads.
+func chunkReads(key string) bool { return key == "choices" || key == "error" }
+
+// A chunk is what feedChunk found in one chunk.
+type chunk struct {
+	failure string // the chunk's error object, if it is one
+	// When the chunk's only effect is one piece of text: the string
+	// holding it, its field, and the offset just after the choices array.
+	piece      gjson.Result
+	field      string
+	choicesEnd int
+}
+
+// feedChunk applies one valid chunk to the message: the delta of choice 0.
+func (a *accumulator) feedChunk(data string) chunk {
+	var c chunk
+	choicesKeys, choices := 0, 0
+	var only gjson.Result // the delta of the only choice, if it is choice 0
+	gjson.Parse(data).ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "error":
+			c.failure = v.Raw
+			return false
+		case "choices":
+			choicesKeys++
+			c.choicesEnd = v.Index + len(v.Raw)
+			v.ForEach(func(_, ch gjson.Result) bool {
+				choices++
+				var delta gjson.Result
+				index, deltas := int64(0), 0
+				ch.ForEach(func(ck, cv gjson.Result) bool {
+					switch ck.Str {
+					case "index":
+						index = cv.Int()
+					case "delta":
+						delta, deltas = cv, deltas+1
+					}
+					return true
+				})
+				if index == 0 {
+					a.feed(delta)
+					if deltas == 1 {
+						only = delta
+					}
+				}
+				return true
+			})
+		}
+		return true
+	})
+	if c.failure == "" && choicesKeys == 1 && choices == 1 && only.Exists() {
+		c.field, c.piece = textPiece(only)
+	}
+	return c
+}
+
+// textPiece returns the field and string of the one piece of text a delta
+// adds, when that is all [accumulator.feed] takes from it: every other
+// member is one it ignores, a null, or an empty string. Otherwise the
+// piece does not exist.
+func textPiece(delta gjson.Result) (field string, piece gjson.Result) {
+	pieces := 0
+	delta.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "content", "reasoning_content", "reasoning", "reasoning_text":
+			switch {
+			case v.Type == gjson.String && v.Str != "":
+				field, piece = k.Str, v
+				pieces++
+			case v.Type == gjson.String, v.Type == gjson.Null:
+			case k.Str == "content" && v.IsArray():
+				pieces += 2 // content parts: not a text piece
+			}
+		case "reasoning_details", "extra_content", "reasoning_opaque", "tool_calls":
+			if v.Type != gjson.Null {
+				pieces += 2
+			}
+		}
+		return pieces <= 1
+	})
+	if pieces != 1 {
+		return "", gjson.Result{}
+	}
+	return field, piece
 }
