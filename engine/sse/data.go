@@ -16,15 +16,26 @@ const (
 	maxSlab = 256 << 10
 )
 
-// data is the data buffer of the block being read: slab.String()[mark:].
+// data is the data buffer of the block being read: slab.String()[mark:],
+// or scratch when the caller reads transient data ([Reader.NextRaw]).
 type data struct {
-	hasData bool
-	slab    *strings.Builder
-	mark    int
+	hasData   bool
+	slab      *strings.Builder
+	mark      int
+	transient bool
+	scratch   []byte
 }
 
 // addData adds one data line, after a "\n" if it is not the first.
 func (d *data) addData(value []byte) {
+	if d.transient {
+		if d.hasData {
+			d.scratch = append(d.scratch, '\n')
+		}
+		d.scratch = append(d.scratch, value...)
+		d.hasData = true
+		return
+	}
 	n := len(value)
 	if d.hasData {
 		n++
@@ -61,10 +72,22 @@ func (d *data) takeData() string {
 	return s
 }
 
-// dropData forgets the data of the current block; its bytes stay unused
-// in the slab.
+// takeBytes returns the transient data of the current block, valid until
+// the buffer is next written, and starts a new block.
+func (d *data) takeBytes() []byte {
+	b := d.scratch
+	d.scratch, d.hasData = d.scratch[:0], false
+	return b
+}
+
+// dropData forgets the data of the current block; in a slab its bytes
+// stay unused.
 func (d *data) dropData() {
-	if d.hasData {
+	switch {
+	case !d.hasData:
+	case d.transient:
+		d.scratch, d.hasData = d.scratch[:0], false
+	default:
 		d.mark, d.hasData = d.slab.Len(), false
 	}
 }

@@ -30,5 +30,7 @@
 // The reader is linear in the stream and reuses its buffers. Event data is
 // copied once into slabs shared by neighbouring events (up to 256 KiB
 // each), so keeping one Data string keeps its slab alive; copy it if a
-// small piece must outlive a large stream.
+// small piece must outlive a large stream. A caller that copies what it
+// keeps anyway reads with [Reader.NextRaw] instead: the data stays in one
+// reused buffer, and a stream is read without an allocation per event.
 package sse

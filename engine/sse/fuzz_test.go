@@ -12,8 +12,9 @@ import (
 
 // FuzzReader checks that the reader never panics, that offsets strictly
 // increase and point at the start of a line, that any split of the input
-// into reads gives the same events and error, and that the events agree
-// with a slow line-by-line reference parser.
+// into reads gives the same events and error, that reading some events
+// raw gives them too, and that the events agree with a slow line-by-line
+// reference parser.
 func FuzzReader(f *testing.F) {
 	seeds := []string{
 		"",
@@ -44,6 +45,33 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 		events, errText := read(bytes.NewReader(in))
+
+		// The same events, some of them read raw (chosen by split's bits).
+		rd := NewReader(bytes.NewReader(in))
+		rd.SetMaxLine(int(maxLine))
+		var mixed []Event
+		mixedErr := ""
+		for i := 0; ; i++ {
+			var ev Event
+			var err error
+			if len(split) > 0 && split[i%len(split)]&1 == 1 {
+				var raw RawEvent
+				raw, err = rd.NextRaw()
+				ev = Event{Name: raw.Name, Data: string(raw.Data), ID: raw.ID, Offset: raw.Offset}
+			} else {
+				ev, err = rd.Next()
+			}
+			if err != nil {
+				if err != io.EOF {
+					mixedErr = err.Error()
+				}
+				break
+			}
+			mixed = append(mixed, ev)
+		}
+		if d := cmp.Diff(events, mixed); d != "" || mixedErr != errText {
+			t.Fatalf("reading some events raw differs (-Next +mixed):\n%s\nerrors %q / %q", d, errText, mixedErr)
+		}
 		if errText != "" && !strings.HasPrefix(errText, "sse: line at offset ") {
 			t.Fatalf("unexpected error on an in-memory stream: %s", errText)
 		}

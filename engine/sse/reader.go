@@ -67,28 +67,65 @@ func (r *Reader) Retry() (int, bool) { return r.retry, r.hasRetry }
 // Next returns the next event. At the end of the stream it returns io.EOF;
 // after any error it keeps returning that error.
 func (r *Reader) Next() (Event, error) {
+	if err := r.advance(false); err != nil {
+		return Event{}, err
+	}
+	name, data, off := r.internName(), r.takeData(), r.blockStart
+	r.reset()
+	return Event{Name: name, Data: data, ID: r.lastID, Offset: off}, nil
+}
+
+// A RawEvent is an event whose data is only valid until the next call to
+// the Reader.
+type RawEvent struct {
+	// Name, ID and Offset are as in [Event].
+	Name   string
+	ID     string
+	Offset int64
+	// Data is the event's data lines joined with "\n", in a buffer the
+	// Reader reuses.
+	Data []byte
+}
+
+// NextRaw is Next for a caller that copies what it keeps of each event:
+// the data is held in one buffer the Reader reuses, valid only until the
+// next call to Next or NextRaw, so a long stream is read without an
+// allocation per event.
+func (r *Reader) NextRaw() (RawEvent, error) {
+	if err := r.advance(true); err != nil {
+		return RawEvent{}, err
+	}
+	name, data, off := r.internName(), r.takeBytes(), r.blockStart
+	r.reset()
+	return RawEvent{Name: name, Data: data, ID: r.lastID, Offset: off}, nil
+}
+
+// advance reads lines until a block with data is complete, the data going
+// to the reused buffer if transient is set.
+func (r *Reader) advance(transient bool) error {
 	if r.err != nil {
-		return Event{}, r.err
+		return r.err
 	}
 	if !r.started {
 		r.skipBOM()
 		r.started = true
 	}
+	r.transient = transient
 	for {
 		line, off, err := r.readLine()
 		if err != nil {
 			if err == io.EOF && r.hasData {
-				return r.dispatch(), nil
+				return nil
 			}
 			r.err = err
-			return Event{}, err
+			return err
 		}
 		if len(line) > 0 {
 			r.field(line, off)
 			continue
 		}
 		if r.hasData {
-			return r.dispatch(), nil
+			return nil
 		}
 		r.reset()
 	}
@@ -165,14 +202,6 @@ func parseDigits(b []byte) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, true
-}
-
-// dispatch returns the event of the current block, which has data, and
-// starts a new block.
-func (r *Reader) dispatch() Event {
-	name, data, off := r.internName(), r.takeData(), r.blockStart
-	r.reset()
-	return Event{Name: name, Data: data, ID: r.lastID, Offset: off}
 }
 
 // reset starts a new block. The last event ID is not part of a block.

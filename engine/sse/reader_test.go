@@ -318,3 +318,39 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 	c.data = c.data[size:]
 	return size, nil
 }
+
+// TestNextRawReusesItsBuffer checks that raw events carry the same data as
+// events, that their buffer is reused, and that reading a stream raw
+// allocates nothing per event once the buffer has grown.
+func TestNextRawReusesItsBuffer(t *testing.T) {
+	in := "event: a\ndata: first\ndata: line\n\n: ping\n\ndata: second\n\n"
+	rd := NewReader(strings.NewReader(in))
+	first, err := rd.NextRaw()
+	if err != nil || first.Name != "a" || string(first.Data) != "first\nline" || first.Offset != 0 {
+		t.Fatalf("first raw event = %+v %q, %v", first, first.Data, err)
+	}
+	kept := first.Data
+	second, err := rd.NextRaw()
+	if err != nil || string(second.Data) != "second" || second.Offset != 41 {
+		t.Fatalf("second raw event = %+v %q, %v", second, second.Data, err)
+	}
+	if &kept[0] != &second.Data[0] {
+		t.Error("the second raw event has a buffer of its own; the reader should reuse one")
+	}
+	if _, err := rd.NextRaw(); err != io.EOF {
+		t.Fatalf("after the last event: %v, want io.EOF", err)
+	}
+
+	stream := strings.Repeat("data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n", 1000)
+	allocs := testing.AllocsPerRun(5, func() {
+		rd := NewReader(strings.NewReader(stream))
+		for {
+			if _, err := rd.NextRaw(); err != nil {
+				break
+			}
+		}
+	})
+	if allocs > 10 {
+		t.Errorf("reading 1000 events raw made %.0f allocations; want a handful for the reader itself", allocs)
+	}
+}
