@@ -7,10 +7,10 @@ const maxDepth = 32
 // ObjectRest reports whether s completes a JSON object after one of its
 // members: zero or more `,"key":value` members, then "}" and nothing but
 // whitespace, whitespace allowed wherever JSON allows it. It is false if a
-// key is one that reads reports true for, or has an escape (so a reader's
-// key cannot hide behind one). It accepts exactly what gjson.Valid accepts
+// key is one of reads, or has an escape (so one of reads cannot hide
+// behind one). It accepts exactly what gjson.Valid accepts
 // in that place, up to a nesting depth of 32.
-func ObjectRest(s string, reads func(key string) bool) bool {
+func ObjectRest[T string | []byte](s T, reads []string) bool {
 	i := skipSpace(s, 0)
 	for i < len(s) {
 		switch s[i] {
@@ -25,7 +25,7 @@ func ObjectRest(s string, reads func(key string) bool) bool {
 			return false
 		}
 		n, escaped := StringEnd(s[i+1:])
-		if n < 0 || escaped || reads(s[i+1:i+1+n]) {
+		if n < 0 || escaped || oneOf(string(s[i+1:i+1+n]), reads) {
 			return false
 		}
 		if i = skipSpace(s, i+n+2); i >= len(s) || s[i] != ':' {
@@ -41,7 +41,7 @@ func ObjectRest(s string, reads func(key string) bool) bool {
 
 // value returns the index just after the JSON value starting at s[i], or
 // -1 if there is none.
-func value(s string, i, depth int) int {
+func value[T string | []byte](s T, i, depth int) int {
 	if i >= len(s) {
 		return -1
 	}
@@ -61,7 +61,7 @@ func value(s string, i, depth int) int {
 		return number(s, i)
 	}
 	for _, lit := range [...]string{"true", "false", "null"} {
-		if len(s)-i >= len(lit) && s[i:i+len(lit)] == lit {
+		if len(s)-i >= len(lit) && string(s[i:i+len(lit)]) == lit {
 			return i + len(lit)
 		}
 	}
@@ -70,7 +70,7 @@ func value(s string, i, depth int) int {
 
 // container returns the index just after the object or array opening at
 // s[i], or -1.
-func container(s string, i, depth int) int {
+func container[T string | []byte](s T, i, depth int) int {
 	closer, object := byte(']'), s[i] == '{'
 	if object {
 		closer = '}'
@@ -112,7 +112,7 @@ func container(s string, i, depth int) int {
 
 // number returns the index just after the JSON number starting at s[i]
 // (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?), or -1.
-func number(s string, i int) int {
+func number[T string | []byte](s T, i int) int {
 	if s[i] == '-' {
 		i++
 	}
@@ -146,7 +146,7 @@ func number(s string, i int) int {
 }
 
 // digits returns the index after the run of ASCII digits at s[i].
-func digits(s string, i int) int {
+func digits[T string | []byte](s T, i int) int {
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
 	}
@@ -155,9 +155,19 @@ func digits(s string, i int) int {
 
 // skipSpace returns the index of the first byte at or after i that is not
 // JSON whitespace.
-func skipSpace(s string, i int) int {
+func skipSpace[T string | []byte](s T, i int) int {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t') {
 		i++
 	}
 	return i
+}
+
+// oneOf reports whether key is one of keys.
+func oneOf(key string, keys []string) bool {
+	for _, k := range keys {
+		if key == k {
+			return true
+		}
+	}
+	return false
 }

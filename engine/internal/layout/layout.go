@@ -37,13 +37,13 @@ type Cache[T any] struct {
 	recent [slots]layout[T]
 	used   int
 	next   int
-	reads  func(key string) bool
+	reads  []string
 }
 
 // NewCache returns an empty Cache for a dialect whose general path reads
-// the top-level keys that reads reports true for; an event whose varying
-// end holds one of them is never matched.
-func NewCache[T any](reads func(key string) bool) *Cache[T] {
+// the top-level keys reads; an event whose varying end holds one of them
+// is never matched.
+func NewCache[T any](reads ...string) *Cache[T] {
 	return &Cache[T]{reads: reads}
 }
 
@@ -62,24 +62,56 @@ func (c *Cache[T]) Learn(data string, value gjson.Result, memberEnd int, tag T) 
 	c.used = min(c.used+1, slots)
 }
 
-// Match returns the tag and the decoded value of data if it has the layout
-// of a learnt event.
-func (c *Cache[T]) Match(data string) (tag T, value string, ok bool) {
+// Match returns the tag and the value of data if it has the layout of a
+// learnt event. The piece refers to data.
+func (c *Cache[T]) Match(data []byte) (tag T, piece Piece, ok bool) {
 	for i := range c.used {
 		l := &c.recent[i]
-		if !strings.HasPrefix(data, l.before) {
+		if len(data) < len(l.before) || string(data[:len(l.before)]) != l.before {
 			continue
 		}
 		body := data[len(l.before):]
 		n, escaped := jsonscan.StringEnd(body)
-		if n < 0 || !strings.HasPrefix(body[n:], l.after) || !jsonscan.ObjectRest(body[n+len(l.after):], c.reads) {
+		if n < 0 || len(body)-n < len(l.after) || string(body[n:n+len(l.after)]) != l.after ||
+			!jsonscan.ObjectRest(body[n+len(l.after):], c.reads) {
 			continue
 		}
-		if escaped {
-			// Decode as the general path does, invalid UTF-8 included.
-			return l.tag, gjson.Parse(data[len(l.before)-1 : len(l.before)+n+1]).Str, true
-		}
-		return l.tag, body[:n], true
+		return l.tag, Piece{quoted: data[len(l.before)-1 : len(l.before)+n+1], escaped: escaped}, true
 	}
-	return tag, "", false
+	return tag, Piece{}, false
+}
+
+// A Piece is a matched JSON string value, still encoded; it refers to the
+// event it was matched in.
+type Piece struct {
+	quoted  []byte // the value with its quotes
+	escaped bool
+}
+
+// WriteTo appends the decoded value to b.
+func (p Piece) WriteTo(b *strings.Builder) {
+	if !p.escaped {
+		b.Write(p.body())
+		return
+	}
+	b.WriteString(p.String())
+}
+
+// String returns the decoded value. An escaped value is decoded as the
+// general paths decode it (gjson), invalid UTF-8 included.
+func (p Piece) String() string {
+	if !p.escaped {
+		return string(p.body())
+	}
+	return gjson.Parse(string(p.quoted)).Str
+}
+
+// Empty reports whether the value is "".
+func (p Piece) Empty() bool { return len(p.quoted) <= 2 }
+
+func (p Piece) body() []byte {
+	if len(p.quoted) < 2 {
+		return nil
+	}
+	return p.quoted[1 : len(p.quoted)-1]
 }

@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -8,11 +9,11 @@ import (
 
 const template = `{"id":"c1","choices":[{"index":0,"delta":{"content":"hello"},"finish_reason":null}],"usage":null}`
 
-func readsChat(key string) bool { return key == "choices" || key == "error" }
+var readsChat = []string{"choices", "error"}
 
 // learnt returns a cache that has learnt template's layout.
 func learnt(t testing.TB) *Cache[string] {
-	c := NewCache[string](readsChat)
+	c := NewCache[string](readsChat...)
 	root := gjson.Parse(template)
 	c.Learn(template, root.Get("choices.0.delta.content"), root.Get("choices").Index+len(root.Get("choices").Raw), "content")
 	return c
@@ -39,9 +40,11 @@ func TestMatch(t *testing.T) {
 		{"a malformed end", `{"id":"c1","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}],"usage":nul}`, "", false},
 		{"a second member after the piece", `{"id":"c1","choices":[{"index":0,"delta":{"content":"x","reasoning":"y"},"finish_reason":null}]}`, "", false},
 	} {
-		tag, value, ok := c.Match(tc.data)
-		if ok != tc.ok || value != tc.value || ok && tag != "content" {
-			t.Errorf("%s: Match = %q %q %v, want %q %v", tc.reason, tag, value, ok, tc.value, tc.ok)
+		tag, piece, ok := c.Match([]byte(tc.data))
+		var b strings.Builder
+		piece.WriteTo(&b)
+		if ok != tc.ok || piece.String() != tc.value || b.String() != tc.value || piece.Empty() != (tc.value == "") || ok && tag != "content" {
+			t.Errorf("%s: Match = %q %q (written %q) %v, want %q %v", tc.reason, tag, piece.String(), b.String(), ok, tc.value, tc.ok)
 		}
 	}
 }
@@ -49,7 +52,7 @@ func TestMatch(t *testing.T) {
 // TestLearnKeepsFew checks that a cache keeps the latest layouts and
 // forgets the oldest.
 func TestLearnKeepsFew(t *testing.T) {
-	c := NewCache[int](readsChat)
+	c := NewCache[int](readsChat...)
 	events := []string{
 		`{"a":0,"v":"x"}`, `{"a":1,"v":"x"}`, `{"a":2,"v":"x"}`, `{"a":3,"v":"x"}`, `{"a":4,"v":"x"}`,
 	}
@@ -57,12 +60,12 @@ func TestLearnKeepsFew(t *testing.T) {
 		v := gjson.Get(e, "v")
 		c.Learn(e, v, v.Index+len(v.Raw), i)
 	}
-	if _, _, ok := c.Match(`{"a":0,"v":"y"}`); ok {
+	if _, _, ok := c.Match([]byte(`{"a":0,"v":"y"}`)); ok {
 		t.Errorf("the oldest of %d layouts is still matched; a cache keeps %d", len(events), slots)
 	}
 	for i := 1; i < len(events); i++ {
-		if tag, v, ok := c.Match(events[i]); !ok || tag != i || v != "x" {
-			t.Errorf("layout %d: Match = %d %q %v", i, tag, v, ok)
+		if tag, v, ok := c.Match([]byte(events[i])); !ok || tag != i || v.String() != "x" {
+			t.Errorf("layout %d: Match = %d %q %v", i, tag, v.String(), ok)
 		}
 	}
 }
@@ -70,10 +73,10 @@ func TestLearnKeepsFew(t *testing.T) {
 // TestLearnRefusesForeignValue checks that a value that is not a string of
 // data is not learnt.
 func TestLearnRefusesForeignValue(t *testing.T) {
-	c := NewCache[string](readsChat)
+	c := NewCache[string](readsChat...)
 	c.Learn(template, gjson.Parse(`"hello"`), len(template), "content") // Index 0: not from template
 	c.Learn(template, gjson.Get(template, "choices.0.index"), len(template), "content")
-	if _, _, ok := c.Match(template); ok {
+	if _, _, ok := c.Match([]byte(template)); ok {
 		t.Error("a value with no offset in the event, or not a string, was learnt")
 	}
 }
@@ -85,7 +88,8 @@ func FuzzMatch(f *testing.F) {
 	f.Add(`{"id":"c1","choices":[{"index":0,"delta":{"content":"\ud800"},"finish_reason":null}],"x":[1,{"y":"z"}]}`)
 	c := learnt(f)
 	f.Fuzz(func(t *testing.T, data string) {
-		_, value, ok := c.Match(data)
+		_, piece, ok := c.Match([]byte(data))
+		value := piece.String()
 		if !ok {
 			return
 		}
@@ -95,7 +99,7 @@ func FuzzMatch(f *testing.F) {
 		root := gjson.Parse(data)
 		n := 0
 		root.ForEach(func(k, _ gjson.Result) bool {
-			if readsChat(k.Str) {
+			if k.Str == "choices" || k.Str == "error" {
 				n++
 			}
 			return true
