@@ -31,16 +31,24 @@ type accumulator struct {
 
 // feedText adds a piece of one of the text fields.
 func (a *accumulator) feedText(field, piece string) {
+	if b := a.text(field); b != nil {
+		b.WriteString(piece)
+	}
+}
+
+// text returns the buffer of a text field, or nil for another field.
+func (a *accumulator) text(field string) *strings.Builder {
 	switch field {
 	case "content":
-		a.content.WriteString(piece)
+		return &a.content
 	case "reasoning_content":
-		a.rc.WriteString(piece)
+		return &a.rc
 	case "reasoning":
-		a.r.WriteString(piece)
+		return &a.r
 	case "reasoning_text":
-		a.rtext.WriteString(piece)
+		return &a.rtext
 	}
+	return nil
 }
 
 type detail struct {

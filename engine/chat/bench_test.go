@@ -70,12 +70,19 @@ func BenchmarkMarshalBaseline20MB(b *testing.B) {
 	}
 }
 
-// bigStream is a ~10 MB chat stream of small reasoning and content deltas.
+// bigStream is a ~10 MB chat stream of small reasoning and content deltas
+// framed as providers frame them (id, model, finish_reason), some pieces
+// with escapes.
 func bigStream() []byte {
+	const head = `{"id":"chatcmpl-9x2","object":"chat.completion.chunk","created":1764296393,"model":"deepseek-reasoner","system_fingerprint":"fp_1","choices":[{"index":0,"delta":`
 	var buf bytes.Buffer
-	for buf.Len() < 10<<20 {
-		buf.WriteString(`data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"reasoning_content":"thinking about the next step of the plan "}}]}` + "\n\n")
-		buf.WriteString(`data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"and here is some visible text "}}]}` + "\n\n")
+	for i := 0; buf.Len() < 10<<20; i++ {
+		piece := "thinking about the next step of the plan "
+		if i%8 == 0 {
+			piece = `so the \"plan\" is:\n`
+		}
+		buf.WriteString("data: " + head + `{"reasoning_content":"` + piece + `"},"logprobs":null,"finish_reason":null}]}` + "\n\n")
+		buf.WriteString("data: " + head + `{"content":"and here is some visible text "},"logprobs":null,"finish_reason":null}]}` + "\n\n")
 	}
 	buf.WriteString("data: [DONE]\n\n")
 	return buf.Bytes()

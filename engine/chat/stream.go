@@ -1,9 +1,9 @@
 package chat
 
 import (
+	"bytes"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/internal/layout"
@@ -15,7 +15,7 @@ import (
 // returns the stored assistant message; it equals [Dialect.Capture] of the
 // same response whole. Errors name the byte offset of the event in play.
 func (Dialect) CaptureStream(r io.Reader) (engine.Message, error) {
-	return captureStream(r, layout.NewCache[string](chunkReads))
+	return captureStream(r, layout.NewCache[string](chunkReads...))
 }
 
 // captureStream is CaptureStream with the chunk layouts it may learn and
@@ -25,24 +25,25 @@ func captureStream(r io.Reader, known *layout.Cache[string]) (engine.Message, er
 	rd := sse.NewReader(r)
 	chunks := 0
 	for {
-		ev, err := rd.Next()
+		ev, err := rd.NextRaw()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return engine.Message{}, fmt.Errorf("chat: stream: %w", err)
 		}
-		data := strings.TrimSpace(ev.Data)
-		if data == "[DONE]" {
+		raw := bytes.TrimSpace(ev.Data)
+		if string(raw) == "[DONE]" {
 			break
 		}
 		chunks++
 		if known != nil {
-			if field, piece, ok := known.Match(data); ok {
-				a.feedText(field, piece)
+			if field, piece, ok := known.Match(raw); ok {
+				piece.WriteTo(a.text(field))
 				continue
 			}
 		}
+		data := string(raw)
 		if !gjson.Valid(data) {
 			return engine.Message{}, fmt.Errorf("chat: stream: event at offset %d: data is not valid JSON", ev.Offset)
 		}
@@ -60,8 +61,8 @@ func captureStream(r io.Reader, known *layout.Cache[string]) (engine.Message, er
 	return a.message(), nil
 }
 
-// chunkReads reports the top-level keys of a chunk the capture reads.
-func chunkReads(key string) bool { return key == "choices" || key == "error" }
+// chunkReads are the top-level keys of a chunk the capture reads.
+var chunkReads = []string{"choices", "error"}
 
 // A chunk is what feedChunk found in one chunk.
 type chunk struct {

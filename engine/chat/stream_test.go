@@ -55,7 +55,7 @@ func TestLayoutsAreLearntAndMatched(t *testing.T) {
 		head+`{"content":" more"},"finish_reason":null}]}`,
 		head+`{"content":"!"},"finish_reason":"stop"}]}`,
 	)
-	known := layout.NewCache[string](chunkReads)
+	known := layout.NewCache[string](chunkReads...)
 	m, err := captureStream(strings.NewReader(stream), known)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestLayoutsAreLearntAndMatched(t *testing.T) {
 		{strings.Replace(head, `"index":0`, `"index":1`, 1) + `{"content":"x"},"finish_reason":null}]}`, false},
 		{head + `{"content":"x"},"finish_reason":null}],"error":{"message":"no"}}`, false},
 	} {
-		if _, _, ok := known.Match(tc.data); ok != tc.match {
+		if _, _, ok := known.Match([]byte(tc.data)); ok != tc.match {
 			t.Errorf("Match(%s) = %v after the stream, want %v", tc.data, ok, tc.match)
 		}
 	}
@@ -98,7 +98,7 @@ func FuzzLayoutsAgree(f *testing.F) {
 		}
 		stream := events(chunks...)
 		want, wantErr := captureStream(strings.NewReader(stream), nil)
-		got, gotErr := captureStream(strings.NewReader(stream), layout.NewCache[string](chunkReads))
+		got, gotErr := captureStream(strings.NewReader(stream), layout.NewCache[string](chunkReads...))
 		if (wantErr == nil) != (gotErr == nil) {
 			t.Fatalf("with layouts: %v; without: %v", gotErr, wantErr)
 		}
