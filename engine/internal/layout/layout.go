@@ -29,6 +29,7 @@ type layout[T any] struct {
 	tag    T
 	before string // through the value's opening quote
 	after  string // from the value's closing quote to the end of the top-level member holding it
+	end    rest   // the varying end last validated
 }
 
 // A Cache keeps the layouts of recent events of one stream. The zero
@@ -57,7 +58,12 @@ func (c *Cache[T]) Learn(data string, value gjson.Result, memberEnd int, tag T) 
 	if value.Type != gjson.String || start <= 0 || end > memberEnd || memberEnd > len(data) || data[start:end] != value.Raw {
 		return
 	}
-	c.recent[c.next] = layout[T]{tag: tag, before: strings.Clone(data[:start+1]), after: strings.Clone(data[end-1 : memberEnd])}
+	l := &c.recent[c.next]
+	l.tag, l.before, l.after = tag, strings.Clone(data[:start+1]), strings.Clone(data[end-1:memberEnd])
+	l.end.set(nil)
+	if jsonscan.ObjectRest(data[memberEnd:], c.reads) {
+		l.end.set([]byte(data[memberEnd:]))
+	}
 	c.next = (c.next + 1) % slots
 	c.used = min(c.used+1, slots)
 }
@@ -72,9 +78,14 @@ func (c *Cache[T]) Match(data []byte) (tag T, piece Piece, ok bool) {
 		}
 		body := data[len(l.before):]
 		n, escaped := jsonscan.StringEnd(body)
-		if n < 0 || len(body)-n < len(l.after) || string(body[n:n+len(l.after)]) != l.after ||
-			!jsonscan.ObjectRest(body[n+len(l.after):], c.reads) {
+		if n < 0 || len(body)-n < len(l.after) || string(body[n:n+len(l.after)]) != l.after {
 			continue
+		}
+		if end := body[n+len(l.after):]; !l.end.sameButNumbers(end) {
+			if !jsonscan.ObjectRest(end, c.reads) {
+				continue
+			}
+			l.end.set(end)
 		}
 		return l.tag, Piece{quoted: data[len(l.before)-1 : len(l.before)+n+1], escaped: escaped}, true
 	}

@@ -109,3 +109,27 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
+
+// TestMatchRemembersTheEnd checks that a layout keeps the last end it
+// validated, so the next event that differs from it only in numbers is
+// matched without validating its end again.
+func TestMatchRemembersTheEnd(t *testing.T) {
+	c := learnt(t)
+	l := &c.recent[0]
+	if string(l.end.bytes) != `,"usage":null}` {
+		t.Fatalf("the learnt end is %q", l.end.bytes)
+	}
+	head := `{"id":"c1","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]`
+	for _, tc := range []struct{ end, kept string }{
+		{`,"usage":{"total":12}}`, `,"usage":{"total":12}}`},                             // validated, kept
+		{`,"usage":{"total":13}}`, `,"usage":{"total":12}}`},                             // other numbers only
+		{`,"usage":{"total":130},"extra":true}`, `,"usage":{"total":130},"extra":true}`}, // a new key: validated, kept
+	} {
+		if _, _, ok := c.Match([]byte(head + tc.end)); !ok {
+			t.Fatalf("end %s was not matched", tc.end)
+		}
+		if string(l.end.bytes) != tc.kept {
+			t.Errorf("after matching %s the layout keeps %s, want %s", tc.end, l.end.bytes, tc.kept)
+		}
+	}
+}
