@@ -29,25 +29,11 @@ func IsSyntheticID(id string) bool { return strings.HasPrefix(id, SyntheticIDPre
 // A whole response is fed as one chunk, so whole and streamed capture give
 // the same message.
 type accumulator struct {
-	text, thoughts pieces
+	text, thoughts strings.Builder
 	calls          []engine.ToolCall
 	signature      string
 	finished       bool
 }
-
-// pieces collects the fragments of a streamed string and joins them once,
-// so a long stream costs one allocation of the final size.
-type pieces struct{ parts []string }
-
-func (p *pieces) WriteString(s string) {
-	if s != "" {
-		p.parts = append(p.parts, s)
-	}
-}
-
-func (p *pieces) Len() int { return len(p.parts) }
-
-func (p *pieces) String() string { return strings.Join(p.parts, "") }
 
 // feed applies one candidate of a response or stream chunk, walking it in
 // one pass.
