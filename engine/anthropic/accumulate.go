@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/engine/internal/layout"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -17,42 +18,13 @@ import (
 // concatenates.
 type block struct {
 	typ       string
-	text      pieces // text, or thinking
+	text      strings.Builder // text, or thinking
 	signature string
 	data      string
 	id, name  string
-	input     pieces
+	input     strings.Builder
 	hasInput  bool            // input deltas arrived
 	raw       json.RawMessage // a block of another type, kept whole
-}
-
-// pieces collects the fragments of a streamed string and joins them once,
-// so a long stream costs one allocation of the final size.
-type pieces struct {
-	parts []string
-	n     int
-}
-
-func (p *pieces) WriteString(s string) {
-	if s != "" {
-		p.parts = append(p.parts, s)
-		p.n += len(s)
-	}
-}
-
-func (p *pieces) Reset() { p.parts, p.n = nil, 0 }
-
-// String joins the fragments and keeps the result as the only fragment.
-func (p *pieces) String() string {
-	switch len(p.parts) {
-	case 0:
-		return ""
-	case 1:
-		return p.parts[0]
-	}
-	s := strings.Join(p.parts, "")
-	p.parts = append(p.parts[:0], s)
-	return s
 }
 
 // newBlock starts a block from a whole block or a content_block_start's
@@ -106,23 +78,50 @@ func (b *block) delta(d gjson.Result) error {
 
 // apply applies a delta of a known type with its string value.
 func (b *block) apply(typ, value string) error {
+	w, err := b.sink(typ)
+	switch {
+	case err != nil:
+		return err
+	case w != nil:
+		w.WriteString(value)
+	case typ == "signature_delta" && value != "":
+		b.signature = value
+	}
+	return nil
+}
+
+// applyPiece is apply with a value matched by layout.
+func (b *block) applyPiece(typ string, value layout.Piece) error {
+	w, err := b.sink(typ)
+	switch {
+	case err != nil:
+		return err
+	case w != nil:
+		value.WriteTo(w)
+	case typ == "signature_delta" && !value.Empty():
+		b.signature = value.String()
+	}
+	return nil
+}
+
+// sink checks that a delta of a known type fits the block and returns the
+// text it appends to; a signature, which replaces, and a delta of an
+// unknown type have none.
+func (b *block) sink(typ string) (*strings.Builder, error) {
 	switch typ {
 	case "text_delta":
 		if b.typ != "text" {
-			return fmt.Errorf("text_delta on a %s block", b.typ)
+			return nil, fmt.Errorf("text_delta on a %s block", b.typ)
 		}
-		b.text.WriteString(value)
+		return &b.text, nil
 	case "thinking_delta":
 		if b.typ != "thinking" {
-			return fmt.Errorf("thinking_delta on a %s block", b.typ)
+			return nil, fmt.Errorf("thinking_delta on a %s block", b.typ)
 		}
-		b.text.WriteString(value)
+		return &b.text, nil
 	case "signature_delta":
 		if b.typ != "thinking" {
-			return fmt.Errorf("signature_delta on a %s block", b.typ)
-		}
-		if value != "" {
-			b.signature = value
+			return nil, fmt.Errorf("signature_delta on a %s block", b.typ)
 		}
 	case "input_json_delta":
 		if !b.hasInput {
@@ -131,9 +130,9 @@ func (b *block) apply(typ, value string) error {
 			b.input.Reset()
 			b.hasInput = true
 		}
-		b.input.WriteString(value)
+		return &b.input, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // encode writes the block in its canonical form: fixed keys in a fixed

@@ -8,6 +8,7 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/bedrock"
+	"github.com/replaycheck/replaycheck/engine/internal/layout"
 	"github.com/replaycheck/replaycheck/engine/sse"
 	"github.com/tidwall/gjson"
 )
@@ -25,16 +26,20 @@ import (
 // signature never arrived is never stored. Errors name the byte offset of
 // the event in play.
 func (Dialect) CaptureStream(r io.Reader) (engine.Message, error) {
+	return captureStream(r, newStreamState())
+}
+
+// captureStream is CaptureStream into s, which may read by layout or not.
+func captureStream(r io.Reader, s *streamState) (engine.Message, error) {
 	br := bufio.NewReader(r)
 	first, err := br.Peek(1)
 	if err == nil && first[0] == 0 {
-		return captureFrames(br)
+		return captureFrames(br, s)
 	}
-	var s streamState
 	cr := &countingReader{r: br}
 	rd := sse.NewReader(cr)
 	for !s.stopped {
-		ev, err := rd.Next()
+		ev, err := rd.NextRaw()
 		if err == io.EOF {
 			break
 		}
@@ -61,9 +66,8 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// captureFrames reads Bedrock InvokeModelWithResponseStream frames.
-func captureFrames(r io.Reader) (engine.Message, error) {
-	var s streamState
+// captureFrames reads Bedrock InvokeModelWithResponseStream frames into s.
+func captureFrames(r io.Reader, s *streamState) (engine.Message, error) {
 	fr := bedrock.NewFrameReader(r)
 	for !s.stopped {
 		f, err := fr.Next()
@@ -83,7 +87,7 @@ func captureFrames(r io.Reader) (engine.Message, error) {
 		if err != nil {
 			return engine.Message{}, fmt.Errorf("anthropic: stream: frame at offset %d: chunk bytes: %w", f.Offset, err)
 		}
-		if err := s.event(string(data), f.Offset); err != nil {
+		if err := s.event(data, f.Offset); err != nil {
 			return engine.Message{}, fmt.Errorf("anthropic: stream: %w", err)
 		}
 	}
@@ -96,27 +100,43 @@ type streamState struct {
 	byIndex map[int64]*block
 	events  int
 	stopped bool
+	known   *layout.Cache[deltaOf] // nil: every event takes the general path
+}
+
+// eventReads are the top-level keys of an event the capture reads.
+var eventReads = []string{"type", "index", "delta", "content_block", "error"}
+
+// newStreamState returns the state of a stream read with layouts.
+func newStreamState() *streamState {
+	return &streamState{known: layout.NewCache[deltaOf](eventReads...)}
+}
+
+// A deltaOf is what a content_block_delta layout carries: its block (which
+// a stream never replaces) and its delta type.
+type deltaOf struct {
+	block *block
+	typ   string
 }
 
 // event applies one event's JSON data, read in one pass; off is its byte
-// offset.
-func (s *streamState) event(data string, off int64) error {
-	if idx, typ, value, ok := fastDelta(data); ok {
-		s.events++
-		b, found := s.byIndex[idx]
-		if !found {
-			return fmt.Errorf("event at offset %d: delta for content block %d that never started", off, idx)
+// offset. raw is only read during the call.
+func (s *streamState) event(raw []byte, off int64) error {
+	if s.known != nil {
+		if d, piece, ok := s.known.Match(raw); ok {
+			s.events++
+			if err := d.block.applyPiece(d.typ, piece); err != nil {
+				return fmt.Errorf("event at offset %d: %w", off, err)
+			}
+			return nil
 		}
-		if err := b.apply(typ, value); err != nil {
-			return fmt.Errorf("event at offset %d: %w", off, err)
-		}
-		return nil
 	}
+	data := string(raw)
 	if !gjson.Valid(data) {
 		return fmt.Errorf("event at offset %d: data is not valid JSON", off)
 	}
 	var typ string
 	var idx, delta, cb, errv gjson.Result
+	reads := 0
 	gjson.Parse(data).ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "type":
@@ -129,7 +149,10 @@ func (s *streamState) event(data string, off int64) error {
 			cb = v
 		case "error":
 			errv = v
+		default:
+			return true
 		}
+		reads++
 		return true
 	})
 	s.events++
@@ -157,10 +180,50 @@ func (s *streamState) event(data string, off int64) error {
 		if err := b.delta(delta); err != nil {
 			return fmt.Errorf("event at offset %d: %w", off, err)
 		}
+		if s.known != nil && reads == 3 {
+			// type, index and delta once each, nothing else read
+			if dtyp, value, ok := deltaValue(delta); ok {
+				s.known.Learn(data, value, delta.Index+len(delta.Raw), deltaOf{b, dtyp})
+			}
+		}
 	case "message_stop":
 		s.stopped = true
 	}
 	return nil
+}
+
+// deltaValues names the key of each delta type's string value.
+var deltaValues = map[string]string{
+	"text_delta":       "text",
+	"thinking_delta":   "thinking",
+	"signature_delta":  "signature",
+	"input_json_delta": "partial_json",
+}
+
+// deltaValue returns the type and the string value of a delta that holds
+// one type of a known kind and one value for it: all [block.delta] reads.
+func deltaValue(d gjson.Result) (typ string, value gjson.Result, ok bool) {
+	types, values := 0, 0
+	d.ForEach(func(k, v gjson.Result) bool {
+		if k.Str == "type" {
+			typ, types = v.Str, types+1
+		}
+		return true
+	})
+	key, known := deltaValues[typ]
+	if types != 1 || !known {
+		return "", gjson.Result{}, false
+	}
+	d.ForEach(func(k, v gjson.Result) bool {
+		if k.Str == key {
+			value, values = v, values+1
+		}
+		return true
+	})
+	if values != 1 || value.Type != gjson.String {
+		return "", gjson.Result{}, false
+	}
+	return typ, value, true
 }
 
 // message returns the stored message; end is the offset where the stream
