@@ -189,8 +189,10 @@ func turn(blocks []*block) (engine.Message, error) {
 		case kindReasoning:
 			text := b.text.String()
 			if text != "" || b.signature != "" {
-				m.Native.Blocks = append(m.Native.Blocks, reasoningTextBlock(text, b.signature))
-				m.ReasoningDetails = append(m.ReasoningDetails, thinkingItem(text, b.signature))
+				// Quoted once for the block and its stored item.
+				qtext, qsig := quoted(text), quoted(b.signature)
+				m.Native.Blocks = append(m.Native.Blocks, quotedReasoningBlock(qtext, qsig))
+				m.ReasoningDetails = append(m.ReasoningDetails, wrapQuoted(`{"type":"thinking","thinking":`, qtext, qsig, `}`))
 				if text != "" {
 					thoughts = append(thoughts, text)
 				}
@@ -230,17 +232,6 @@ func turn(blocks []*block) (engine.Message, error) {
 		m.ReasoningContent = engine.Str(strings.Join(thoughts, "\n\n"))
 	}
 	return m, nil
-}
-
-// thinkingItem is the Anthropic-format item of a reasoningText block.
-func thinkingItem(text, sig string) json.RawMessage {
-	b := []byte(`{"type":"thinking","thinking":`)
-	b = engine.AppendQuoted(b, text)
-	if sig != "" {
-		b = append(b, `,"signature":`...)
-		b = engine.AppendQuoted(b, sig)
-	}
-	return append(b, '}')
 }
 
 // redactedItem is the Anthropic-format item of a redactedContent block.

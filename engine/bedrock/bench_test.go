@@ -14,7 +14,8 @@ import (
 )
 
 // bigStream builds ~10 MB of ConverseStream frames: a signed reasoning
-// block and a text block delivered in many small deltas.
+// block and a text block delivered in many small deltas, each padded with
+// a "p" member of varying length as the service pads them.
 func bigStream(tb testing.TB) []byte {
 	var ev []streamEvent
 	size := 0
@@ -24,13 +25,14 @@ func bigStream(tb testing.TB) []byte {
 	}
 	add("messageStart", `{"role":"assistant"}`)
 	piece := strings.Repeat("reasoning about the problem ", 3)
-	for size < 6<<20 {
-		add("contentBlockDelta", fmt.Sprintf(`{"contentBlockIndex":0,"delta":{"reasoningContent":{"text":%q}},"p":"abcdefghij"}`, piece))
+	const pad = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	for i := 0; size < 6<<20; i++ {
+		add("contentBlockDelta", fmt.Sprintf(`{"contentBlockIndex":0,"delta":{"reasoningContent":{"text":%q}},"p":%q}`, piece, pad[:1+i%len(pad)]))
 	}
 	add("contentBlockDelta", fmt.Sprintf(`{"contentBlockIndex":0,"delta":{"reasoningContent":{"signature":%q}}}`, strings.Repeat("Ab+/", 200)))
 	add("contentBlockStop", `{"contentBlockIndex":0}`)
-	for size < 10<<20 {
-		add("contentBlockDelta", `{"contentBlockIndex":1,"delta":{"text":"the answer, word by word "},"p":"abcdefghij"}`)
+	for i := 0; size < 10<<20; i++ {
+		add("contentBlockDelta", fmt.Sprintf(`{"contentBlockIndex":1,"delta":{"text":"the answer, word by word "},"p":%q}`, pad[:1+i%len(pad)]))
 	}
 	add("contentBlockStop", `{"contentBlockIndex":1}`)
 	add("messageStop", `{"stopReason":"end_turn"}`)

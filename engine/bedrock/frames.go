@@ -2,6 +2,7 @@ package bedrock
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -43,6 +44,7 @@ type FrameReader struct {
 	dec *eventstream.Decoder
 	buf []byte
 	err error
+	one bytes.Reader // the frame in play, when it fits in r's buffer
 }
 
 // NewFrameReader returns a FrameReader reading from r.
@@ -100,7 +102,21 @@ func (fr *FrameReader) next() (Frame, error) {
 	case total-minFrameLen-headers > MaxFramePayload:
 		return Frame{}, fmt.Errorf("frame at offset %d: payload length %d exceeds %d", start, total-minFrameLen-headers, MaxFramePayload)
 	}
-	msg, err := fr.dec.Decode(countingReader{fr.r, &fr.off}, fr.buf)
+	// A frame that fits in the buffer is decoded from it in place, so the
+	// decoder's many small reads cost no more than a slice each; a larger
+	// one streams through.
+	var src io.Reader = countingReader{fr.r, &fr.off}
+	if int(total) <= fr.r.Size() {
+		whole, _ := fr.r.Peek(int(total))
+		fr.one.Reset(whole)
+		src = &fr.one
+	}
+	msg, err := fr.dec.Decode(src, fr.buf)
+	if src == &fr.one {
+		read := int(fr.one.Size()) - fr.one.Len()
+		fr.r.Discard(read)
+		fr.off += int64(read)
+	}
 	if err != nil {
 		var ce eventstream.ChecksumError
 		switch {

@@ -16,6 +16,10 @@ func TestFrameReader(t *testing.T) {
 	one := encodeFrames(t, []streamEvent{{"messageStart", `{"role":"assistant"}`}})
 	two := encodeFrames(t, []streamEvent{{"messageStart", `{"role":"assistant"}`}, {"contentBlockDelta", `{"contentBlockIndex":0,"delta":{"text":"hi"}}`}})
 	at := len(one) // the second frame's offset
+	// A frame larger than the reader's buffer streams through the decoder
+	// instead of being decoded in place.
+	big := encodeFrames(t, []streamEvent{{"messageStart", `{"role":"assistant","p":"` + strings.Repeat("x", 100<<10) + `"}`}})
+	bigThenOne := append(bytes.Clone(big), one...)
 	flip := func(b []byte, i int) []byte {
 		c := bytes.Clone(b)
 		c[i] ^= 0xff
@@ -35,6 +39,8 @@ func TestFrameReader(t *testing.T) {
 		reason string
 	}{
 		{"clean", two, 2, "", "two frames, then a clean end"},
+		{"large", bigThenOne, 2, "", "a frame larger than the buffer, then a small one"},
+		{"large-truncated", big[:len(big)-10], 0, "frame at offset 0: truncated frame", "a large frame cut short"},
 		{"truncated-prelude", two[:at+5], 1, fmt.Sprintf("frame at offset %d: truncated prelude (5 of 8 bytes)", at), "a prelude cut short"},
 		{"truncated-payload", two[:len(two)-6], 1, fmt.Sprintf("frame at offset %d: truncated frame", at), "a frame cut inside its payload"},
 		{"prelude-crc", flip(two, at+9), 1, fmt.Sprintf("frame at offset %d: message checksum mismatch", at), "a corrupted prelude CRC"},
@@ -49,6 +55,10 @@ func TestFrameReader(t *testing.T) {
 	}
 	for _, tc := range tests {
 		fr := bedrock.NewFrameReader(bytes.NewReader(tc.stream))
+		second := int64(at)
+		if tc.name == "large" {
+			second = int64(len(big))
+		}
 		n := 0
 		var err error
 		for {
@@ -57,8 +67,8 @@ func TestFrameReader(t *testing.T) {
 			if err != nil {
 				break
 			}
-			if n == 1 && f.Offset != int64(at) {
-				t.Errorf("%s: second frame offset %d, want %d", tc.name, f.Offset, at)
+			if n == 1 && f.Offset != second {
+				t.Errorf("%s: second frame offset %d, want %d", tc.name, f.Offset, second)
 			}
 			n++
 		}

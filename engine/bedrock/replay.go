@@ -136,14 +136,30 @@ func textBlock(s string) json.RawMessage {
 
 // reasoningTextBlock is {"reasoningContent":{"reasoningText":{"text","signature"?}}}.
 func reasoningTextBlock(text, sig string) json.RawMessage {
-	b := make([]byte, 0, len(text)+len(sig)+64)
-	b = append(b, `{"reasoningContent":{"reasoningText":{"text":`...)
-	b = engine.AppendQuoted(b, text)
-	if sig != "" {
-		b = append(b, `,"signature":`...)
-		b = engine.AppendQuoted(b, sig)
+	return quotedReasoningBlock(quoted(text), quoted(sig))
+}
+
+// quotedReasoningBlock is reasoningTextBlock of a text and a signature
+// already quoted (a signature of `""` is left out).
+func quotedReasoningBlock(text, sig []byte) json.RawMessage {
+	return wrapQuoted(`{"reasoningContent":{"reasoningText":{"text":`, text, sig, `}}}`)
+}
+
+// wrapQuoted joins open, the quoted text, a "signature" member if sig is
+// not `""`, and close, in one allocation.
+func wrapQuoted(open string, text, sig []byte, close string) json.RawMessage {
+	const sigKey = `,"signature":`
+	b := make([]byte, 0, len(open)+len(text)+len(sigKey)+len(sig)+len(close))
+	b = append(append(b, open...), text...)
+	if len(sig) > 2 {
+		b = append(append(b, sigKey...), sig...)
 	}
-	return append(b, `}}}`...)
+	return append(b, close...)
+}
+
+// quoted returns s as a JSON string.
+func quoted(s string) []byte {
+	return engine.AppendQuoted(make([]byte, 0, len(s)+2), s)
 }
 
 // redactedBlock is {"reasoningContent":{"redactedContent":data}}; data is
