@@ -25,39 +25,12 @@ const (
 type block struct {
 	index     int64
 	kind      string
-	text      pieces // text, or reasoning text
+	text      strings.Builder // text, or reasoning text
 	signature string
 	redacted  string
 	id, name  string
-	input     pieces
+	input     strings.Builder
 	raw       json.RawMessage
-}
-
-// pieces collects the fragments of a streamed string and joins them once,
-// so a long stream costs one allocation of the final size.
-type pieces struct {
-	parts []string
-	n     int
-}
-
-func (p *pieces) WriteString(s string) {
-	if s != "" {
-		p.parts = append(p.parts, s)
-		p.n += len(s)
-	}
-}
-
-// String joins the fragments and keeps the result as the only fragment.
-func (p *pieces) String() string {
-	switch len(p.parts) {
-	case 0:
-		return ""
-	case 1:
-		return p.parts[0]
-	}
-	s := strings.Join(p.parts, "")
-	p.parts = append(p.parts[:0], s)
-	return s
 }
 
 // setKind fixes the block's kind; a block is one member of the union.

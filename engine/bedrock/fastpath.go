@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
-	"github.com/tidwall/gjson"
 )
 
 // Most of a long ConverseStream is contentBlockDelta events carrying text
@@ -22,14 +21,15 @@ var (
 )
 
 // fastDelta returns the block index, whether the delta is reasoning, and
-// the text of a payload written exactly as
+// the text (still JSON-encoded: its string body, and whether that has
+// escapes) of a payload written exactly as
 // {"contentBlockIndex":N,"delta":{"text":"S"}[,"p":"…"]} or
 // {"contentBlockIndex":N,"delta":{"reasoningContent":{"text":"S"}}[,"p":"…"]};
 // ok is false otherwise.
-func fastDelta(p []byte) (idx int64, reasoning bool, text string, ok bool) {
+func fastDelta(p []byte) (idx int64, reasoning bool, body []byte, escaped bool, ok bool) {
 	s, found := bytes.CutPrefix(p, deltaPrefix)
 	if !found {
-		return 0, false, "", false
+		return 0, false, nil, false, false
 	}
 	n := 0
 	for n < len(s) && n < 9 && s[n] >= '0' && s[n] <= '9' {
@@ -37,25 +37,25 @@ func fastDelta(p []byte) (idx int64, reasoning bool, text string, ok bool) {
 		n++
 	}
 	if n == 0 || (n > 1 && s[0] == '0') {
-		return 0, false, "", false
+		return 0, false, nil, false, false
 	}
 	s = s[n:]
 	if rest, found := bytes.CutPrefix(s, reasoningOpen); found {
 		s, reasoning = rest, true
 	} else if s, found = bytes.CutPrefix(s, textOpen); !found {
-		return 0, false, "", false
+		return 0, false, nil, false, false
 	}
 	end, escaped := jsonscan.StringEnd(s)
 	if end < 0 {
-		return 0, false, "", false
+		return 0, false, nil, false, false
 	}
 	raw, rest := s[:end], s[end+1:]
 	if reasoning {
 		if rest, found = bytes.CutPrefix(rest, reasoningClose); !found {
-			return 0, false, "", false
+			return 0, false, nil, false, false
 		}
 	} else if rest, found = bytes.CutPrefix(rest, textCloseSuffix); !found {
-		return 0, false, "", false
+		return 0, false, nil, false, false
 	}
 	if pad, found := bytes.CutPrefix(rest, paddingOpen); found {
 		i := 0
@@ -63,15 +63,12 @@ func fastDelta(p []byte) (idx int64, reasoning bool, text string, ok bool) {
 			i++
 		}
 		if i == len(pad) || pad[i] != '"' {
-			return 0, false, "", false
+			return 0, false, nil, false, false
 		}
 		rest = pad[i+1:]
 	}
 	if string(bytes.TrimRight(rest, " \t\r\n")) != "}" {
-		return 0, false, "", false
+		return 0, false, nil, false, false
 	}
-	if escaped {
-		return idx, reasoning, gjson.Parse(`"` + string(raw) + `"`).Str, true
-	}
-	return idx, reasoning, string(raw), true
+	return idx, reasoning, raw, escaped, true
 }
