@@ -36,8 +36,7 @@ func captureStream(r io.Reader, s *streamState) (engine.Message, error) {
 	if err == nil && first[0] == 0 {
 		return captureFrames(br, s)
 	}
-	cr := &countingReader{r: br}
-	rd := sse.NewReader(cr)
+	rd := sse.NewReader(br)
 	for !s.stopped {
 		ev, err := rd.NextRaw()
 		if err == io.EOF {
@@ -50,20 +49,7 @@ func captureStream(r io.Reader, s *streamState) (engine.Message, error) {
 			return engine.Message{}, fmt.Errorf("anthropic: stream: %w", err)
 		}
 	}
-	return s.message(cr.n)
-}
-
-// countingReader counts the bytes read, to name the offset where a stream
-// ended.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
+	return s.message(rd.Offset())
 }
 
 // captureFrames reads Bedrock InvokeModelWithResponseStream frames into s.

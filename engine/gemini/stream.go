@@ -28,8 +28,7 @@ var chunkReads = []string{"candidates", "error"}
 // chunk takes the general path.
 func captureStream(r io.Reader, known *layout.Cache[bool]) (engine.Message, error) {
 	var a accumulator
-	cr := &countingReader{r: r}
-	rd := sse.NewReader(cr)
+	rd := sse.NewReader(r)
 	chunks := 0
 	for {
 		ev, err := rd.NextRaw()
@@ -89,10 +88,10 @@ func captureStream(r io.Reader, known *layout.Cache[bool]) (engine.Message, erro
 		}
 	}
 	if chunks == 0 {
-		return engine.Message{}, fmt.Errorf("gemini: stream: no chunks before the end at offset %d", cr.n)
+		return engine.Message{}, fmt.Errorf("gemini: stream: no chunks before the end at offset %d", rd.Offset())
 	}
 	if !a.finished {
-		return engine.Message{}, fmt.Errorf("gemini: stream: ended at offset %d before a finishReason (truncated)", cr.n)
+		return engine.Message{}, fmt.Errorf("gemini: stream: ended at offset %d before a finishReason (truncated)", rd.Offset())
 	}
 	return a.message(), nil
 }
@@ -143,17 +142,4 @@ func onlyText(cand gjson.Result) (text gjson.Result, thought, ok bool) {
 		return gjson.Result{}, false, false
 	}
 	return text, thought, true
-}
-
-// countingReader counts the bytes read, to name the offset where a stream
-// ended.
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }

@@ -59,6 +59,10 @@ func (r *Reader) SetMaxLine(n int) {
 	r.maxLine = n
 }
 
+// Offset returns the number of bytes read from the stream so far; after
+// io.EOF, the stream's length.
+func (r *Reader) Offset() int64 { return r.base + int64(r.end) }
+
 // Retry reports the reconnection time in milliseconds from the most recent
 // valid "retry" field (ASCII digits only) read so far, and whether there
 // was one.

@@ -340,6 +340,9 @@ func TestNextRawReusesItsBuffer(t *testing.T) {
 	if _, err := rd.NextRaw(); err != io.EOF {
 		t.Fatalf("after the last event: %v, want io.EOF", err)
 	}
+	if rd.Offset() != int64(len(in)) {
+		t.Errorf("at the end Offset() = %d, want the stream's length %d", rd.Offset(), len(in))
+	}
 
 	stream := strings.Repeat("data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n", 1000)
 	allocs := testing.AllocsPerRun(5, func() {
