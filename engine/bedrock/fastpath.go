@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
+	"github.com/replaycheck/replaycheck/engine/internal/layout"
 )
 
 // Most of a long ConverseStream is contentBlockDelta events carrying text
@@ -21,15 +22,14 @@ var (
 )
 
 // fastDelta returns the block index, whether the delta is reasoning, and
-// the text (still JSON-encoded: its string body, and whether that has
-// escapes) of a payload written exactly as
+// the text of a payload written exactly as
 // {"contentBlockIndex":N,"delta":{"text":"S"}[,"p":"…"]} or
 // {"contentBlockIndex":N,"delta":{"reasoningContent":{"text":"S"}}[,"p":"…"]};
 // ok is false otherwise.
-func fastDelta(p []byte) (idx int64, reasoning bool, body []byte, escaped bool, ok bool) {
+func fastDelta(p []byte) (idx int64, reasoning bool, text layout.Piece, ok bool) {
 	s, found := bytes.CutPrefix(p, deltaPrefix)
 	if !found {
-		return 0, false, nil, false, false
+		return 0, false, layout.Piece{}, false
 	}
 	n := 0
 	for n < len(s) && n < 9 && s[n] >= '0' && s[n] <= '9' {
@@ -37,25 +37,27 @@ func fastDelta(p []byte) (idx int64, reasoning bool, body []byte, escaped bool, 
 		n++
 	}
 	if n == 0 || (n > 1 && s[0] == '0') {
-		return 0, false, nil, false, false
+		return 0, false, layout.Piece{}, false
 	}
 	s = s[n:]
 	if rest, found := bytes.CutPrefix(s, reasoningOpen); found {
 		s, reasoning = rest, true
 	} else if s, found = bytes.CutPrefix(s, textOpen); !found {
-		return 0, false, nil, false, false
+		return 0, false, layout.Piece{}, false
 	}
 	end, escaped := jsonscan.StringEnd(s)
 	if end < 0 {
-		return 0, false, nil, false, false
+		return 0, false, layout.Piece{}, false
 	}
-	raw, rest := s[:end], s[end+1:]
+	// s is a suffix of p that starts just after the value's opening quote.
+	at := len(p) - len(s)
+	quoted, rest := p[at-1:at+end+1], s[end+1:]
 	if reasoning {
 		if rest, found = bytes.CutPrefix(rest, reasoningClose); !found {
-			return 0, false, nil, false, false
+			return 0, false, layout.Piece{}, false
 		}
 	} else if rest, found = bytes.CutPrefix(rest, textCloseSuffix); !found {
-		return 0, false, nil, false, false
+		return 0, false, layout.Piece{}, false
 	}
 	if pad, found := bytes.CutPrefix(rest, paddingOpen); found {
 		i := 0
@@ -63,12 +65,12 @@ func fastDelta(p []byte) (idx int64, reasoning bool, body []byte, escaped bool, 
 			i++
 		}
 		if i == len(pad) || pad[i] != '"' {
-			return 0, false, nil, false, false
+			return 0, false, layout.Piece{}, false
 		}
 		rest = pad[i+1:]
 	}
 	if string(bytes.TrimRight(rest, " \t\r\n")) != "}" {
-		return 0, false, nil, false, false
+		return 0, false, layout.Piece{}, false
 	}
-	return idx, reasoning, raw, escaped, true
+	return idx, reasoning, layout.NewPiece(quoted, escaped), true
 }

@@ -31,7 +31,7 @@ func (Dialect) CaptureStream(r io.Reader) (engine.Message, error) {
 		}
 		frames++
 		if f.EventType == "contentBlockDelta" {
-			if idx, reasoning, body, escaped, ok := fastDelta(f.Payload); ok {
+			if idx, reasoning, text, ok := fastDelta(f.Payload); ok {
 				b := byIndex[idx]
 				if b == nil {
 					b = &block{index: idx}
@@ -45,12 +45,7 @@ func (Dialect) CaptureStream(r io.Reader) (engine.Message, error) {
 				if err := b.setKind(kind); err != nil {
 					return engine.Message{}, fmt.Errorf("bedrock: stream: frame at offset %d: %w", f.Offset, err)
 				}
-				if escaped {
-					// Decoded as the general path decodes it.
-					b.text.WriteString(gjson.Parse(`"` + string(body) + `"`).Str)
-				} else {
-					b.text.Write(body)
-				}
+				text.WriteTo(&b.text)
 				continue
 			}
 		}

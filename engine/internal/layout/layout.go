@@ -24,7 +24,7 @@ import (
 // few (reasoning, then the answer).
 const slots = 4
 
-// A Layout is an event's bytes around its one text value.
+// A layout is an event's bytes around its one text value.
 type layout[T any] struct {
 	tag    T
 	before string // through the value's opening quote
@@ -87,7 +87,7 @@ func (c *Cache[T]) Match(data []byte) (tag T, piece Piece, ok bool) {
 			}
 			l.end.set(end)
 		}
-		return l.tag, Piece{quoted: data[len(l.before)-1 : len(l.before)+n+1], escaped: escaped}, true
+		return l.tag, NewPiece(data[len(l.before)-1:len(l.before)+n+1], escaped), true
 	}
 	return tag, Piece{}, false
 }
@@ -98,6 +98,10 @@ type Piece struct {
 	quoted  []byte // the value with its quotes
 	escaped bool
 }
+
+// NewPiece returns the piece of a valid JSON string, quotes included, that
+// has escapes or not (as jsonscan.StringEnd reports).
+func NewPiece(quoted []byte, escaped bool) Piece { return Piece{quoted, escaped} }
 
 // WriteTo appends the decoded value to b.
 func (p Piece) WriteTo(b *strings.Builder) {
