@@ -10,7 +10,7 @@
 // not apply) and one paragraph of detail; cells that did not pass also carry what was expected,
 // what happened, the provider's recorded error body and the cassette path.
 //
-// The six statuses, in the order every renderer lists them:
+// The seven statuses, in the order every renderer lists them:
 //
 //   - pass: the provider accepted the request and the scenario's assertions hold.
 //   - fail: the provider refused the request, or an invariant broke.
@@ -18,6 +18,9 @@
 //   - n/a: the scenario does not apply to this target.
 //   - known-fail: declared failing in matrix.yaml with a reason, still run.
 //   - advisory: accepted, but the table sends less than the provider is recorded to accept and read.
+//   - error: not judged — the cell's input (a cassette, a profile) could not be read, or the
+//     implementation under test crashed, timed out or answered malformed output; the detail
+//     names the file and position, or the step and request.
 //
 // [ReadJSON] decodes and validates matrix.json; [Matrix.Validate] states the rules.
 //

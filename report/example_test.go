@@ -28,5 +28,5 @@ func Example() {
 	//
 	// deepseek/missing-echo: FAIL (simulated): a bare tool turn went out without the pad
 	//
-	// 1 target × 2 scenarios: 1 pass, 1 fail, 0 unverified, 0 n/a, 0 known-fail, 0 advisory
+	// 1 target × 2 scenarios: 1 pass, 1 fail, 0 unverified, 0 n/a, 0 known-fail, 0 advisory, 0 error
 }

@@ -34,11 +34,13 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Name      string        `xml:"name,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut *junitText    `xml:"system-out,omitempty"`
 }
 
-// junitFailure marks a failed (fail) or unproven (unverified) cell.
+// junitFailure marks a failed (fail) or unproven (unverified) cell, and, as <error>, a cell that
+// could not be judged (error).
 type junitFailure struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr"`
@@ -58,10 +60,11 @@ type junitText struct {
 // WriteJUnit writes m as JUnit XML for CI: one <testsuite> per scenario (named after it), one
 // <testcase> per target (classname = scenario, name = "<target>/<scenario>"). A fail cell gets
 // <failure type="fail" message="<detail>"> whose text lists status, expected, actual, provider
-// error and cassette; an unverified cell gets the same with type="unverified"; an n/a cell gets
-// <skipped message="n/a: <detail>"/>; pass, known-fail and advisory cells pass, with a
-// <system-out> note giving status, provenance and detail. The tests, failures, errors (always 0)
-// and skipped attributes count the cells below them; no timestamps or durations are written.
+// error and cassette; an unverified cell gets the same with type="unverified"; an error cell gets
+// <error type="error"> with the same text; an n/a cell gets <skipped message="n/a: <detail>"/>;
+// pass, known-fail and advisory cells pass, with a <system-out> note giving status, provenance
+// and detail. The tests, failures, errors and skipped attributes count the cells below them; no
+// timestamps or durations are written.
 func WriteJUnit(w io.Writer, m *Matrix) error {
 	rows, err := m.grid()
 	if err != nil {
@@ -76,6 +79,8 @@ func WriteJUnit(w io.Writer, m *Matrix) error {
 			switch {
 			case tc.Failure != nil:
 				suite.Failures++
+			case tc.Error != nil:
+				suite.Errors++
 			case tc.Skipped != nil:
 				suite.Skipped++
 			}
@@ -83,6 +88,7 @@ func WriteJUnit(w io.Writer, m *Matrix) error {
 		}
 		root.Tests += suite.Tests
 		root.Failures += suite.Failures
+		root.Errors += suite.Errors
 		root.Skipped += suite.Skipped
 		root.Suites = append(root.Suites, suite)
 	}
@@ -110,6 +116,8 @@ func junitTestCase(c Cell) junitCase {
 	switch c.Status {
 	case StatusFail, StatusUnverified:
 		tc.Failure = &junitFailure{Message: detail, Type: string(c.Status), Text: junitReport(c)}
+	case StatusError:
+		tc.Error = &junitFailure{Message: detail, Type: string(c.Status), Text: junitReport(c)}
 	case StatusNA:
 		tc.Skipped = &junitSkipped{Message: "n/a: " + detail}
 	default:

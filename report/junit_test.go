@@ -22,12 +22,12 @@ func TestJUnitStructure(t *testing.T) {
 	if len(root.Suites) != len(m.Scenarios) {
 		t.Fatalf("%d suites, want one per scenario (%d)", len(root.Suites), len(m.Scenarios))
 	}
-	var tests, failures, skipped int
+	var tests, failures, errors, skipped int
 	for i, suite := range root.Suites {
 		if suite.Name != m.Scenarios[i] {
 			t.Errorf("suite %d is %q, want %q", i, suite.Name, m.Scenarios[i])
 		}
-		var f, s int
+		var f, e, s int
 		for j, tc := range suite.Cases {
 			c, _ := m.Cell(m.Targets[j], suite.Name)
 			if tc.Classname != suite.Name || tc.Name != c.ID() {
@@ -35,6 +35,9 @@ func TestJUnitStructure(t *testing.T) {
 			}
 			if tc.Failure != nil {
 				f++
+			}
+			if tc.Error != nil {
+				e++
 			}
 			if tc.Skipped != nil {
 				s++
@@ -50,6 +53,11 @@ func TestJUnitStructure(t *testing.T) {
 						t.Errorf("%s: failure text lacks %q", c.ID(), want)
 					}
 				}
+			case StatusError:
+				if tc.Error == nil || tc.Failure != nil || tc.Error.Type != "error" || tc.Error.Message != paragraph(c.Detail) ||
+					!strings.Contains(tc.Error.Text, c.Cassette) {
+					t.Errorf("%s: an error cell must be an <error type=\"error\"> with the detail as message and the cassette in its text, got %+v", c.ID(), tc)
+				}
 			case StatusNA:
 				if tc.Skipped == nil || !strings.HasPrefix(tc.Skipped.Message, "n/a: ") || tc.Failure != nil {
 					t.Errorf("%s: an n/a cell must be <skipped message=\"n/a: ...\"/>, got %+v", c.ID(), tc)
@@ -61,16 +69,17 @@ func TestJUnitStructure(t *testing.T) {
 				}
 			}
 		}
-		if suite.Tests != len(suite.Cases) || suite.Failures != f || suite.Skipped != s || suite.Errors != 0 {
-			t.Errorf("suite %s: counts tests=%d failures=%d skipped=%d errors=%d, want %d %d %d 0",
-				suite.Name, suite.Tests, suite.Failures, suite.Skipped, suite.Errors, len(suite.Cases), f, s)
+		if suite.Tests != len(suite.Cases) || suite.Failures != f || suite.Skipped != s || suite.Errors != e {
+			t.Errorf("suite %s: counts tests=%d failures=%d skipped=%d errors=%d, want %d %d %d %d",
+				suite.Name, suite.Tests, suite.Failures, suite.Skipped, suite.Errors, len(suite.Cases), f, s, e)
 		}
-		tests, failures, skipped = tests+suite.Tests, failures+suite.Failures, skipped+suite.Skipped
+		tests, failures, errors, skipped = tests+suite.Tests, failures+suite.Failures, errors+suite.Errors, skipped+suite.Skipped
 	}
 	counts := m.Counts()
 	if root.Tests != len(m.Cells) || root.Tests != tests || root.Failures != failures || root.Skipped != skipped ||
+		root.Errors != errors || root.Errors != counts[StatusError] ||
 		root.Failures != counts[StatusFail]+counts[StatusUnverified] || root.Skipped != counts[StatusNA] {
-		t.Errorf("root counts tests=%d failures=%d skipped=%d do not add up", root.Tests, root.Failures, root.Skipped)
+		t.Errorf("root counts tests=%d failures=%d errors=%d skipped=%d do not add up", root.Tests, root.Failures, root.Errors, root.Skipped)
 	}
 }
 

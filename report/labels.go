@@ -5,11 +5,12 @@ import (
 	"strings"
 )
 
-// Label returns the status as the grid shows it: the status itself, except "FAIL" in capitals
-// so a failure stands out in plain text.
+// Label returns the status as the grid shows it: the status itself, except "FAIL" and "ERROR"
+// in capitals so a failure or a cell that could not be judged stands out in plain text.
 func (s Status) Label() string {
-	if s == StatusFail {
-		return "FAIL"
+	switch s {
+	case StatusFail, StatusError:
+		return strings.ToUpper(string(s))
 	}
 	return string(s)
 }
@@ -29,6 +30,8 @@ func (s Status) Meaning() string {
 		return "declared failing in matrix.yaml with a reason; still run, and the build fails if it starts passing"
 	case StatusAdvisory:
 		return "accepted, but the table sends less than the provider is recorded to accept and read"
+	case StatusError:
+		return "not judged: its input could not be read, or the implementation under test crashed, timed out or answered malformed output"
 	}
 	return "unknown status"
 }
@@ -65,7 +68,7 @@ func (c Cell) hasDetail(withNA bool) bool {
 	return true
 }
 
-// Summary returns the one-line count of the matrix, listing all six statuses:
+// Summary returns the one-line count of the matrix, listing all seven statuses:
 // "31 targets × 9 scenarios: 180 pass, 2 fail, 4 unverified, 80 n/a, 1 known-fail, 12 advisory".
 func (m *Matrix) Summary() string {
 	counts := m.Counts()

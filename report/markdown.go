@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// WriteMarkdown writes m as matrix.md: a title, the summary line, a legend of the six statuses
+// WriteMarkdown writes m as matrix.md: a title, the summary line, a legend of the seven statuses
 // and the two provenances, the grid (one row per target, one column per scenario, each cell like
 // "pass (rec)" or "FAIL (sim)"), then a Details section with one entry per cell that is neither
 // pass nor n/a: its detail, expected and actual outcome, cassette and the provider's recorded

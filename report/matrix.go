@@ -16,7 +16,7 @@ type Matrix struct {
 type Cell struct {
 	Target        string `json:"target"`
 	Scenario      string `json:"scenario"`
-	Status        Status `json:"status"`                   // pass | fail | unverified | n/a | known-fail | advisory
+	Status        Status `json:"status"`                   // pass | fail | unverified | n/a | known-fail | advisory | error
 	Provenance    string `json:"provenance"`               // simulated | recorded | "" when n/a
 	Detail        string `json:"detail"`                   // one paragraph: why this status
 	Expected      string `json:"expected,omitempty"`       // for non-pass cells
@@ -28,7 +28,7 @@ type Cell struct {
 // Status is the outcome of a cell; see the package documentation for what each value means.
 type Status string
 
-// The six cell statuses.
+// The seven cell statuses.
 const (
 	// StatusPass means the provider accepted the request and the scenario's assertions hold.
 	StatusPass Status = "pass"
@@ -43,6 +43,10 @@ const (
 	// StatusAdvisory means the request was accepted, but the table sends less than the provider
 	// is recorded to accept.
 	StatusAdvisory Status = "advisory"
+	// StatusError means the cell could not be judged: its input (a cassette, a profile) could not
+	// be read, or the implementation under test crashed, timed out or answered malformed output.
+	// The detail names the file and the position, or the step and the request.
+	StatusError Status = "error"
 )
 
 // The two cassette provenances a judged cell can carry.
@@ -53,12 +57,12 @@ const (
 	ProvenanceRecorded = "recorded"
 )
 
-// Statuses returns the six statuses in the order reports list them.
+// Statuses returns the seven statuses in the order reports list them.
 func Statuses() []Status {
-	return []Status{StatusPass, StatusFail, StatusUnverified, StatusNA, StatusKnownFail, StatusAdvisory}
+	return []Status{StatusPass, StatusFail, StatusUnverified, StatusNA, StatusKnownFail, StatusAdvisory, StatusError}
 }
 
-// Valid reports whether s is one of the six statuses.
+// Valid reports whether s is one of the seven statuses.
 func (s Status) Valid() bool {
 	return slices.Contains(Statuses(), s)
 }
@@ -96,7 +100,7 @@ func (m *Matrix) Cell(target, scenario string) (Cell, bool) {
 	return Cell{}, false
 }
 
-// Counts returns how many cells have each status; all six statuses are present as keys, with
+// Counts returns how many cells have each status; all seven statuses are present as keys, with
 // zero for those no cell has.
 func (m *Matrix) Counts() map[Status]int {
 	counts := make(map[Status]int, len(Statuses()))
@@ -110,8 +114,13 @@ func (m *Matrix) Counts() map[Status]int {
 }
 
 // Failed reports whether any cell has [StatusFail].
-func (m *Matrix) Failed() bool {
-	return slices.ContainsFunc(m.Cells, func(c Cell) bool { return c.Status == StatusFail })
+func (m *Matrix) Failed() bool { return m.has(StatusFail) }
+
+// Errored reports whether any cell has [StatusError]: the matrix is incomplete.
+func (m *Matrix) Errored() bool { return m.has(StatusError) }
+
+func (m *Matrix) has(s Status) bool {
+	return slices.ContainsFunc(m.Cells, func(c Cell) bool { return c.Status == s })
 }
 
 // order maps an id to its position in a declared order.

@@ -95,29 +95,31 @@ func TestCountsAndFailed(t *testing.T) {
 		m       *Matrix
 		counts  map[Status]int
 		failed  bool
+		errored bool
 		summary string
 		reason  string
 	}{
 		{
 			m: sampleMatrix(),
-			counts: map[Status]int{StatusPass: 5, StatusFail: 2, StatusUnverified: 1, StatusNA: 6,
-				StatusKnownFail: 1, StatusAdvisory: 1},
+			counts: map[Status]int{StatusPass: 5, StatusFail: 2, StatusUnverified: 1, StatusNA: 5,
+				StatusKnownFail: 1, StatusAdvisory: 1, StatusError: 1},
 			failed:  true,
-			summary: "4 targets × 4 scenarios: 5 pass, 2 fail, 1 unverified, 6 n/a, 1 known-fail, 1 advisory",
+			errored: true,
+			summary: "4 targets × 4 scenarios: 5 pass, 2 fail, 1 unverified, 5 n/a, 1 known-fail, 1 advisory, 1 error",
 			reason:  "the sample has every status; two cells fail",
 		},
 		{
 			m:       onlyPass,
-			counts:  map[Status]int{StatusPass: 1, StatusFail: 0, StatusUnverified: 0, StatusNA: 0, StatusKnownFail: 0, StatusAdvisory: 0},
+			counts:  map[Status]int{StatusPass: 1, StatusFail: 0, StatusUnverified: 0, StatusNA: 0, StatusKnownFail: 0, StatusAdvisory: 0, StatusError: 0},
 			failed:  false,
-			summary: "1 target × 1 scenario: 1 pass, 0 fail, 0 unverified, 0 n/a, 0 known-fail, 0 advisory",
+			summary: "1 target × 1 scenario: 1 pass, 0 fail, 0 unverified, 0 n/a, 0 known-fail, 0 advisory, 0 error",
 			reason:  "absent statuses count zero and the shape is singular",
 		},
 		{
 			m:       knownFail,
-			counts:  map[Status]int{StatusPass: 0, StatusFail: 0, StatusUnverified: 0, StatusNA: 0, StatusKnownFail: 1, StatusAdvisory: 0},
+			counts:  map[Status]int{StatusPass: 0, StatusFail: 0, StatusUnverified: 0, StatusNA: 0, StatusKnownFail: 1, StatusAdvisory: 0, StatusError: 0},
 			failed:  false,
-			summary: "1 target × 1 scenario: 0 pass, 0 fail, 0 unverified, 0 n/a, 1 known-fail, 0 advisory",
+			summary: "1 target × 1 scenario: 0 pass, 0 fail, 0 unverified, 0 n/a, 1 known-fail, 0 advisory, 0 error",
 			reason:  "a declared known failure that still fails does not fail the matrix",
 		},
 	}
@@ -127,6 +129,9 @@ func TestCountsAndFailed(t *testing.T) {
 		}
 		if got := tc.m.Failed(); got != tc.failed {
 			t.Errorf("%s: Failed() = %v, want %v", tc.reason, got, tc.failed)
+		}
+		if got := tc.m.Errored(); got != tc.errored {
+			t.Errorf("%s: Errored() = %v, want %v", tc.reason, got, tc.errored)
 		}
 		if got := tc.m.Summary(); got != tc.summary {
 			t.Errorf("%s: Summary() = %q, want %q", tc.reason, got, tc.summary)
@@ -147,6 +152,7 @@ func TestCellText(t *testing.T) {
 		{Cell{Target: "a", Scenario: "x", Status: StatusNA}, "n/a", "detail-a-x", "no provenance, no marker"},
 		{Cell{Target: "a", Scenario: "x", Status: StatusUnverified}, "unverified", "detail-a-x", "an unverified cell may lack provenance"},
 		{Cell{Target: "a", Scenario: "x", Status: StatusKnownFail, Provenance: ProvenanceSimulated}, "known-fail (sim)", "detail-a-x", "known-fail keeps its name"},
+		{Cell{Target: "a", Scenario: "x", Status: StatusError}, "ERROR", "detail-a-x", "an error is in capitals and may lack provenance"},
 	}
 	for _, tc := range tests {
 		if got := tc.cell.Text(); got != tc.text {
@@ -159,9 +165,9 @@ func TestCellText(t *testing.T) {
 }
 
 func TestStatuses(t *testing.T) {
-	want := []Status{"pass", "fail", "unverified", "n/a", "known-fail", "advisory"}
+	want := []Status{"pass", "fail", "unverified", "n/a", "known-fail", "advisory", "error"}
 	if diff := cmp.Diff(want, Statuses()); diff != "" {
-		t.Errorf("the six statuses and their order are part of the contract (-want +got):\n%s", diff)
+		t.Errorf("the seven statuses and their order are part of the contract (-want +got):\n%s", diff)
 	}
 	for _, s := range []Status{"", "PASS", "na", "skipped", "known_fail"} {
 		if s.Valid() {

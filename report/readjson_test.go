@@ -105,7 +105,7 @@ func TestReadJSONErrors(t *testing.T) {
 		{`{"targets":[],"scenarios":null,"cells":[]}`, "scenarios: missing or null (want an array of scenario names)", "null is not a list"},
 		{`{"targets":[],"scenarios":[]}`, "cells: missing or null (want an array of cells)", "cells are required"},
 		{`{"targets":["a"],"scenarios":["x"],"cells":[{"target":"a","scenario":"x","status":"skipped","provenance":"recorded","detail":""}]}`,
-			`cells[0].status: unknown status "skipped" (want one of pass, fail, unverified, n/a, known-fail, advisory)`,
+			`cells[0].status: unknown status "skipped" (want one of pass, fail, unverified, n/a, known-fail, advisory, error)`,
 			"statuses are validated with their path"},
 		{`{"targets":["a"],"scenarios":["x"],"cells":[null]}`, `cells[0].target: "" is not listed in targets`,
 			"a null cell is an empty cell, which is invalid"},

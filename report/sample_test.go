@@ -13,7 +13,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // sampleMatrix returns a fixed 4 × 4 matrix with every status, both provenances, an
-// unverified cell without provenance, n/a cells with and without detail, and text that needs
+// unverified cell and an error cell without provenance, n/a cells with and without detail, and text that needs
 // escaping in every format (<, &, quotes, backticks, CRLF, multi-line bodies). The provider
 // error bodies are written for this test, not copied from any provider.
 func sampleMatrix() *Matrix {
@@ -63,7 +63,9 @@ func sampleMatrix() *Matrix {
 				Detail:   "No recorded interaction matches the request the engine built. Record it with: make record SPEC=bedrock-converse-claude/missing-echo",
 				Expected: "an interaction recorded for this exact request body",
 				Actual:   "no match; nearest is interaction 3, which differs at\n$.messages[1].content[0].reasoningContent.reasoningText.signature"},
-			{Target: "bedrock-converse-claude", Scenario: "strict-schema", Status: StatusNA},
+			{Target: "bedrock-converse-claude", Scenario: "strict-schema", Status: StatusError,
+				Detail:   "cassettes/bedrock-converse-claude/strict-schema.yaml: yaml: line 41: could not find expected ':'",
+				Cassette: "cassettes/bedrock-converse-claude/strict-schema.yaml"},
 			{Target: "bedrock-converse-claude", Scenario: "signed-roundtrip", Status: StatusFail, Provenance: ProvenanceSimulated,
 				Detail:        "A tampered signature was replayed instead of being refused by the engine.",
 				Expected:      "the engine refuses to send a carrier whose signature changed",

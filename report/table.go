@@ -10,12 +10,13 @@ import (
 
 // ansi holds the SGR colour codes [WriteTable] uses per status.
 var ansi = map[Status]string{
-	StatusPass:       "32",   // green
-	StatusFail:       "1;31", // bold red
-	StatusUnverified: "33",   // yellow
-	StatusNA:         "90",   // grey
-	StatusKnownFail:  "35",   // magenta
-	StatusAdvisory:   "36",   // cyan
+	StatusPass:       "32",      // green
+	StatusFail:       "1;31",    // bold red
+	StatusUnverified: "33",      // yellow
+	StatusNA:         "90",      // grey
+	StatusKnownFail:  "35",      // magenta
+	StatusAdvisory:   "36",      // cyan
+	StatusError:      "1;37;41", // bold white on red
 }
 
 // WriteTable writes m as a terminal grid: a header of scenario names, one line per target with

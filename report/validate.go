@@ -10,10 +10,10 @@ import (
 //
 //  1. Every target id and scenario name is a lowercase id (words of a-z and 0-9 joined by
 //     "-", "." or "_") and appears once in its list.
-//  2. Every cell names a listed target and a listed scenario, has one of the six statuses, and
+//  2. Every cell names a listed target and a listed scenario, has one of the seven statuses, and
 //     appears once.
 //  3. A cell's provenance is "simulated" or "recorded"; it is "" for n/a cells, and may be ""
-//     for unverified cells (no cassette to judge by).
+//     for unverified and error cells (no cassette, or none that could be read, to judge by).
 //  4. Every target × scenario has a cell.
 //  5. No two cells share a detail anchor ([Cell.Anchor]).
 //
@@ -108,7 +108,7 @@ func checkProvenance(c Cell) error {
 		}
 		return nil
 	case c.Provenance == "":
-		if c.Status == StatusNA || c.Status == StatusUnverified {
+		if c.Status == StatusNA || c.Status == StatusUnverified || c.Status == StatusError {
 			return nil
 		}
 		return fmt.Errorf("empty on a %s cell (want %q or %q)", c.Status, ProvenanceSimulated, ProvenanceRecorded)
@@ -116,7 +116,7 @@ func checkProvenance(c Cell) error {
 	return fmt.Errorf("unknown provenance %q (want %q or %q)", c.Provenance, ProvenanceSimulated, ProvenanceRecorded)
 }
 
-// statusList returns the six statuses joined for error messages.
+// statusList returns the seven statuses joined for error messages.
 func statusList() string {
 	names := make([]string, 0, len(Statuses()))
 	for _, s := range Statuses() {

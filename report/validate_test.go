@@ -33,7 +33,7 @@ func TestValidate(t *testing.T) {
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok, ok}},
 			`cells[1]: duplicate cell a/x (first at cells[0])`, "one cell per target × scenario"},
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{cell("a", "x", "passed", ProvenanceRecorded)}},
-			`cells[0].status: unknown status "passed" (want one of pass, fail, unverified, n/a, known-fail, advisory)`, "statuses are the six"},
+			`cells[0].status: unknown status "passed" (want one of pass, fail, unverified, n/a, known-fail, advisory, error)`, "statuses are the seven"},
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{cell("a", "x", StatusPass, "")}},
 			`cells[0].provenance: empty on a pass cell (want "simulated" or "recorded")`, "a judged cell says what judged it"},
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{cell("a", "x", StatusFail, "live")}},
