@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -24,3 +26,20 @@ func (e *RefusalError) Error() string {
 func (e *RefusalError) Unwrap() error { return ErrRefused }
 
 func asErr[T error](err error, target *T) bool { return errors.As(err, target) }
+
+// NotJSON returns the error for a body that gjson refused: what "is not
+// valid JSON", with the byte offset of the first fault. It is only called
+// on the error path, so the second, offset-finding parse costs nothing on
+// good input.
+func NotJSON(what string, b []byte) error {
+	var v json.RawMessage
+	err := json.Unmarshal(b, &v)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Errorf("%s is not valid JSON at offset %d: %v", what, se.Offset, se)
+	case err != nil:
+		return fmt.Errorf("%s is not valid JSON: %v", what, err)
+	}
+	return fmt.Errorf("%s is not valid JSON", what)
+}

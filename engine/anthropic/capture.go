@@ -12,7 +12,7 @@ import (
 // standard view (SPEC §5).
 func (Dialect) Capture(body []byte) (engine.Message, error) {
 	if !gjson.ValidBytes(body) {
-		return engine.Message{}, fmt.Errorf("anthropic: response body is not valid JSON")
+		return engine.Message{}, engine.NotJSON("anthropic: response body", body)
 	}
 	root := gjson.ParseBytes(body)
 	if root.Get("type").Str == "error" || root.Get("error").IsObject() {

@@ -18,7 +18,7 @@ import (
 // Everything else stays byte for byte.
 func (Dialect) Reshape(body []byte, s *engine.Session, _ engine.Decision, _ engine.Request) ([]byte, error) {
 	if !gjson.ValidBytes(body) {
-		return nil, fmt.Errorf("anthropic: request body is not valid JSON")
+		return nil, engine.NotJSON("anthropic: request body", body)
 	}
 	arr := gjson.GetBytes(body, "messages")
 	if !arr.IsArray() {

@@ -11,7 +11,7 @@ import (
 // message (SPEC §5): output.message.content in order.
 func (Dialect) Capture(body []byte) (engine.Message, error) {
 	if !gjson.ValidBytes(body) {
-		return engine.Message{}, fmt.Errorf("bedrock: response body is not valid JSON")
+		return engine.Message{}, engine.NotJSON("bedrock: response body", body)
 	}
 	root := gjson.ParseBytes(body)
 	content := root.Get("output.message.content")

@@ -17,7 +17,7 @@ import (
 // time.
 func (Dialect) Reshape(body []byte, s *engine.Session, _ engine.Decision, _ engine.Request) ([]byte, error) {
 	if !gjson.ValidBytes(body) {
-		return nil, fmt.Errorf("bedrock: request body is not valid JSON")
+		return nil, engine.NotJSON("bedrock: request body", body)
 	}
 	arr := gjson.GetBytes(body, "messages")
 	if !arr.IsArray() {

@@ -11,7 +11,7 @@ import (
 // message, with every carrier (SPEC §5).
 func (Dialect) Capture(body []byte) (engine.Message, error) {
 	if !gjson.ValidBytes(body) {
-		return engine.Message{}, fmt.Errorf("chat: response body is not valid JSON")
+		return engine.Message{}, engine.NotJSON("chat: response body", body)
 	}
 	msg := gjson.GetBytes(body, "choices.0.message")
 	if !msg.IsObject() {

@@ -133,7 +133,7 @@ func TestCaptureErrors(t *testing.T) {
 		want   string
 		reason string
 	}{
-		{false, `{"choices":[`, "not valid JSON", "truncated body"},
+		{false, `{"choices":[`, "response body is not valid JSON at offset 12", "a truncated body names the offset where it ends"},
 		{false, `{"error":{"message":"boom"}}`, "response is an error", "an error body is not a message"},
 		{false, `{"choices":[]}`, "no choices.0.message", "no choice"},
 		{true, "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {not json}\n\n", "offset 47", "a bad chunk names its byte offset"},

@@ -24,7 +24,7 @@ func (Dialect) Reshape(body []byte, _ *engine.Session, d engine.Decision, req en
 // WireMessages decodes the messages of a chat request body.
 func WireMessages(body []byte) ([]engine.Message, error) {
 	if !gjson.ValidBytes(body) {
-		return nil, fmt.Errorf("chat: request body is not valid JSON")
+		return nil, engine.NotJSON("chat: request body", body)
 	}
 	arr := gjson.GetBytes(body, "messages")
 	if !arr.IsArray() {

@@ -11,7 +11,7 @@ import (
 // assistant message (SPEC §5), from its first candidate.
 func (Dialect) Capture(body []byte) (engine.Message, error) {
 	if !gjson.ValidBytes(body) {
-		return engine.Message{}, fmt.Errorf("gemini: response body is not valid JSON")
+		return engine.Message{}, engine.NotJSON("gemini: response body", body)
 	}
 	root := gjson.ParseBytes(body)
 	if root.IsArray() {

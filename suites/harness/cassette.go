@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
@@ -92,8 +93,21 @@ func Read(path string) (*File, error) {
 	return Parse(path, b)
 }
 
-// Parse validates cassette bytes; name is used in error messages.
+// Parse validates cassette bytes; name is used in error messages, which
+// name the YAML line (of the interaction in play, when there is one).
 func Parse(name string, b []byte) (*File, error) {
+	f, err := parse(name, b)
+	if err != nil && len(b) > 0 && b[len(b)-1] != '\n' {
+		return nil, fmt.Errorf("%w (the file ends mid-line: truncated?)", err)
+	}
+	return f, err
+}
+
+func parse(name string, b []byte) (*File, error) {
+	if !utf8.Valid(b) {
+		off := invalidUTF8(b)
+		return nil, fmt.Errorf("%s:%d: byte offset %d: not UTF-8 text (a cassette is YAML; binary bodies are base64 under !!binary)", name, 1+bytes.Count(b[:off], []byte("\n")), off)
+	}
 	var f File
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
@@ -107,20 +121,56 @@ func Parse(name string, b []byte) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	for i, it := range f.Interactions {
-		if it == nil {
-			return nil, fmt.Errorf("%s: interaction %d: empty", name, i)
-		}
-		if it.ID != i {
-			return nil, fmt.Errorf("%s: interaction %d: id %d out of sequence", name, i, it.ID)
-		}
-		if it.Request.Method == "" || it.Request.URL == "" {
-			return nil, fmt.Errorf("%s: interaction %d: request needs method and url", name, i)
-		}
-		if it.Response.Code < 100 || it.Response.Code > 599 {
-			return nil, fmt.Errorf("%s: interaction %d: response code %d", name, i, it.Response.Code)
+		if err := checkInteraction(i, it); err != nil {
+			return nil, fmt.Errorf("%s:%d: interaction %d: %w", name, interactionLine(b, i), i, err)
 		}
 	}
 	return &f, nil
+}
+
+// checkInteraction checks what replay relies on in the i-th interaction.
+func checkInteraction(i int, it *cassette.Interaction) error {
+	switch {
+	case it == nil:
+		return errors.New("empty")
+	case it.ID != i && it.ID >= 0 && it.ID < i:
+		return fmt.Errorf("id %d duplicates interaction %d (ids count up from 0)", it.ID, it.ID)
+	case it.ID != i:
+		return fmt.Errorf("id %d out of sequence (ids count up from 0)", it.ID)
+	case it.Request.Method == "" || it.Request.URL == "":
+		return errors.New("request needs method and url")
+	case it.Response.Code < 100 || it.Response.Code > 599:
+		return fmt.Errorf("response code %d", it.Response.Code)
+	}
+	return nil
+}
+
+// interactionLine returns the YAML line where the i-th interaction starts.
+// It parses the document again, which only the error path pays for.
+func interactionLine(b []byte, i int) int {
+	var doc yaml.Node
+	if yaml.Unmarshal(b, &doc) != nil || len(doc.Content) == 0 {
+		return 1
+	}
+	top := doc.Content[0]
+	for k := 0; k+1 < len(top.Content); k += 2 {
+		if top.Content[k].Value == "interactions" && i < len(top.Content[k+1].Content) {
+			return top.Content[k+1].Content[i].Line
+		}
+	}
+	return 1
+}
+
+// invalidUTF8 returns the offset of the first byte that is not UTF-8.
+func invalidUTF8(b []byte) int {
+	for off := 0; off < len(b); {
+		r, size := utf8.DecodeRune(b[off:])
+		if r == utf8.RuneError && size <= 1 {
+			return off
+		}
+		off += size
+	}
+	return len(b)
 }
 
 // Write stores a cassette atomically: it writes a temporary file in the

@@ -8,12 +8,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 
 	"github.com/replaycheck/replaycheck/internal/jsondiff"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
-	"gopkg.in/dnaeon/go-vcr.v3/recorder"
 )
 
 // ErrNoMatch is returned by a replay transport for a request that matches
@@ -39,20 +39,26 @@ func (m Miss) Explain() string {
 	return fmt.Sprintf("nearest recorded interaction is %d; request differs at:\n%s", m.Nearest, jsondiff.Format(m.Diff))
 }
 
-// A Replay is a replay-only HTTP transport over one cassette: the go-vcr
-// recorder in replay-only mode, recorded latency skipped, matching on
-// method + URL path + canonical JSON body (authorization and every other
-// header ignored). It never reaches the network.
+// A Replay is a replay-only HTTP transport over one cassette: go-vcr's
+// cassette replay with replayable interactions, recorded latency skipped,
+// matching on method + URL path + canonical JSON body (authorization and
+// every other header ignored). It never reaches the network.
+//
+// It does what go-vcr's recorder does in replay-only mode (find the
+// interaction with the cassette's matcher, answer with its recorded
+// response) without the recorder, because the recorder loads the file
+// itself: the cassette is parsed once, by [Read], which also validates it.
 type Replay struct {
 	Path string
 	File *File
 
-	rec   *recorder.Recorder
+	vcr   *cassette.Cassette
 	canon map[string][]byte // recorded body → canonical form
 
 	mu     sync.Mutex
 	misses []Miss
 	used   []bool
+	last   int // index of the last interaction served, -1 before any
 }
 
 type canonKey struct{}
@@ -63,27 +69,33 @@ func OpenReplay(path string) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Replay{Path: path, File: f, canon: map[string][]byte{}, used: make([]bool, len(f.Interactions))}
+	r := &Replay{Path: path, File: f, canon: map[string][]byte{}, used: make([]bool, len(f.Interactions)), last: -1}
 	for i, it := range f.Interactions {
-		c, err := canonical([]byte(it.Request.Body))
+		if len(bytes.TrimSpace([]byte(it.Request.Body))) == 0 {
+			continue
+		}
+		// Every dialect sends JSON: a recorded body that is not JSON could
+		// never match, so it is a corrupt cassette, not an unverified cell.
+		c, err := jsondiff.Canonical([]byte(it.Request.Body))
 		if err != nil {
-			return nil, fmt.Errorf("%s: interaction %d: request body: %w", path, i, err)
+			return nil, fmt.Errorf("%s:%d: interaction %d: request body: %w", path, lineOf(path, i), i, err)
 		}
 		r.canon[it.Request.Body] = c
 	}
-	rec, err := recorder.NewWithOptions(&recorder.Options{
-		CassetteName:       strings.TrimSuffix(path, ".yaml"),
-		Mode:               recorder.ModeReplayOnly,
-		SkipRequestLatency: true,
-		RealTransport:      refuseNetwork{},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	rec.SetMatcher(r.match)
-	rec.SetReplayableInteractions(true)
-	r.rec = rec
+	r.vcr = cassette.New(strings.TrimSuffix(path, ".yaml"))
+	r.vcr.Interactions, r.vcr.IsNew = f.Interactions, false
+	r.vcr.Matcher, r.vcr.ReplayableInteractions = r.match, true
 	return r, nil
+}
+
+// lineOf returns the YAML line of the i-th interaction of the cassette at
+// path, reading it again: only error paths call it.
+func lineOf(path string, i int) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 1
+	}
+	return interactionLine(b, i)
 }
 
 // canonical returns the canonical JSON of a body, or the body itself when
@@ -121,18 +133,16 @@ func (r *Replay) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		req.Body.Close()
 	}
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
 	c, err := canonical(body)
 	if err != nil {
 		return nil, err
 	}
-	if i := r.index(req.Method, req.URL.Path, c); i >= 0 {
-		r.mu.Lock()
-		r.used[i] = true
-		r.mu.Unlock()
-	}
 	req = req.Clone(context.WithValue(req.Context(), canonKey{}, c))
 	req.Body = io.NopCloser(bytes.NewReader(body))
-	resp, err := r.rec.RoundTrip(req)
+	it, err := r.vcr.GetInteraction(req)
 	if errors.Is(err, cassette.ErrInteractionNotFound) {
 		m := r.nearest(req.Method, req.URL.Path, body)
 		r.mu.Lock()
@@ -140,7 +150,13 @@ func (r *Replay) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.mu.Unlock()
 		return nil, fmt.Errorf("%s: %s %s: %w", r.Path, req.Method, req.URL.Path, ErrNoMatch)
 	}
-	return resp, err
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.used[it.ID], r.last = true, it.ID
+	r.mu.Unlock()
+	return it.GetHTTPResponse()
 }
 
 // index returns the first interaction matching method, path and canonical
@@ -210,12 +226,13 @@ func (r *Replay) Unused() []int {
 	return out
 }
 
-// Close releases the recorder.
-func (r *Replay) Close() error { return r.rec.Stop() }
-
-// refuseNetwork is the real transport of a replay: it never connects.
-type refuseNetwork struct{}
-
-func (refuseNetwork) RoundTrip(req *http.Request) (*http.Response, error) {
-	return nil, fmt.Errorf("replay: refusing to reach %s: replay never uses the network", req.URL.Host)
+// LastServed returns the index of the last interaction answered, or -1.
+func (r *Replay) LastServed() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
 }
+
+// Close ends the replay. A replay holds no file or connection, so it never
+// fails; it exists so callers release a replay like any transport.
+func (r *Replay) Close() error { return nil }

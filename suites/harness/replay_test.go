@@ -197,4 +197,15 @@ func TestOpenReplayErrors(t *testing.T) {
 	if _, err := harness.OpenReplay(filepath.Join(dir, "none.yaml")); !errors.Is(err, harness.ErrNoCassette) {
 		t.Errorf("missing cassette: %v", err)
 	}
+	ok := interaction("POST", chatURL, `{"model":"m"}`, 200, `{}`)
+	cut := interaction("POST", chatURL, `{"model":"m","messages":[`, 200, `{}`)
+	path := harness.Path(dir, "acme", "carriers")
+	if err := harness.Write(path, &harness.File{Version: 2, Provenance: simulated(), Interactions: []*cassette.Interaction{ok, cut}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := harness.OpenReplay(path)
+	want := path + ":43: interaction 1: request body: jsondiff: invalid JSON at offset 25: unexpected end of input"
+	if err == nil || err.Error() != want {
+		t.Errorf("a recorded request body that is not JSON could never match, so it is bad input named by line and index:\n got  %v\n want %s", err, want)
+	}
 }
