@@ -13,6 +13,15 @@ func (f *Failure) Error() string {
 	return fmt.Sprintf("%s: expected %s, got %s", f.What, f.Expected, f.Actual)
 }
 
+// An InputError is bad input met while running a cell: a cassette that
+// cannot be read, or a recorded answer the dialect cannot capture. Its
+// error names the file and the YAML line or interaction index; the cell
+// becomes an error cell, never a judgement.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
 func fail(what, expected, actual string) error {
 	return &Failure{What: what, Expected: expected, Actual: actual}
 }

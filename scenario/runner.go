@@ -83,9 +83,12 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 		return outcome{err: fmt.Errorf("%w: no cassette; record it with: replaycheck record --target %s --scenario %s", harness.ErrNoMatch, t.ID, sc.Name)}
 	}
 	if err != nil {
-		return outcome{err: err}
+		return outcome{err: &InputError{Err: err}}
 	}
 	defer replay.Close()
+	if pv := replay.File.Provenance; pv.Target != t.ID || pv.Scenario != sc.Name {
+		return outcome{err: &InputError{Err: fmt.Errorf("%s: provenance names %s/%s, but the file is the cassette of %s/%s", path, pv.Target, pv.Scenario, t.ID, sc.Name)}}
+	}
 	cell.Provenance = replay.File.Provenance.Label()
 	dia, err := dialects.For(t.Route.APIMode, r.table())
 	if err != nil {
@@ -104,8 +107,22 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 		Replay:  replay, TempDir: tmp,
 	}
 	err = sc.Run(ctx, c)
+	if i := replay.LastServed(); err != nil && i >= 0 && !isJudgement(err) {
+		// Anything but a judgement went wrong after the cassette answered:
+		// name the answer, so a corrupt recorded body is found by its index.
+		err = &InputError{Err: fmt.Errorf("%s: interaction %d (the last answer replayed): %w", path, i, err)}
+	}
 	return outcome{conv: c, err: err, notes: c.notes, advisory: c.advisory, misses: replay.Misses(),
 		unused: len(replay.Unused()), recorded: len(replay.File.Interactions)}
+}
+
+// isJudgement reports whether a scenario's error is a verdict on the route
+// table (a refusal, a broken assertion, a request with no recorded answer)
+// rather than a harness error.
+func isJudgement(err error) bool {
+	var failure *Failure
+	var refusal *engine.RefusalError
+	return errors.As(err, &failure) || errors.As(err, &refusal) || errors.Is(err, harness.ErrNoMatch)
 }
 
 // judge turns an outcome into a cell, applying declared known failures.
@@ -147,11 +164,18 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 			cell.ProviderError = failure.Actual
 		}
 	default:
-		cell.Status = report.StatusFail
+		cell.Status = report.StatusError
 		cell.Detail = "harness error: " + out.err.Error()
+		var input *InputError
+		if errors.As(out.err, &input) {
+			cell.Detail = "bad input: " + input.Err.Error()
+		}
 	}
 	if cell.Status == report.StatusPass || cell.Status == report.StatusAdvisory {
 		cell.Cassette = ""
+	}
+	if cell.Status == report.StatusError {
+		return cell // not judged, so neither a known failure nor a pass
 	}
 	if k, declared := r.Matrix.KnownFailure(t.ID, sc.Name); declared {
 		switch cell.Status {

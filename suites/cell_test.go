@@ -53,6 +53,8 @@ func outcome(c report.Cell) {
 		Skip("unverified: " + cellMessage(c))
 	case report.StatusFail:
 		Fail(cellMessage(c))
+	case report.StatusError:
+		Fail("not judged: " + cellMessage(c))
 	default:
 		Fail(fmt.Sprintf("%s: unknown status %q", c.ID(), c.Status))
 	}

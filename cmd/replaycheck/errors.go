@@ -44,6 +44,18 @@ type failuresError struct {
 
 func (e *failuresError) Error() string { return fmt.Sprintf("%d %s", e.n, e.what) }
 
+// A notJudgedError reports cells that could not be judged (status error):
+// the report is complete but the matrix is not, so it is a harness error,
+// exit 3, after the report was printed or written.
+type notJudgedError struct{ n int }
+
+func (e *notJudgedError) Error() string {
+	if e.n == 1 {
+		return "1 cell could not be judged (error): its detail names the bad input"
+	}
+	return fmt.Sprintf("%d cells could not be judged (error): their details name the bad input", e.n)
+}
+
 // exitCode prints err the way its kind asks and returns the exit code.
 // Any error that is not a usage error or a failures error is a harness
 // error or bad input: exit 3.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/replaycheck/replaycheck/gate"
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/report"
 )
 
 func runGate(ctx context.Context, std *streams, args []string) error {
@@ -51,6 +52,9 @@ func runGate(ctx context.Context, std *streams, args []string) error {
 		return err
 	}
 	printGate(std.out, baseFile.Path, headFile.Path, res)
+	if n := res.Head.Counts()[report.StatusError] + res.Base.Counts()[report.StatusError]; n > 0 {
+		return &notJudgedError{n: n}
+	}
 	if n := len(res.Regressions()); n > 0 {
 		return &failuresError{n: n, what: "cells regressed"}
 	}

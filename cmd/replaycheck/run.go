@@ -52,7 +52,9 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			"network and no Go toolchain. Progress goes to stderr, the matrix to stdout;\n"+
 			"--out writes matrix.md, matrix.json, junit.xml and matrix.html into a\n"+
 			"directory instead. The exit code is 1 when any cell fails, a declared\n"+
-			"known failure that passes included.")
+			"known failure that passes included, and 3 when any cell could not be\n"+
+			"judged (error: an unreadable cassette, say); the matrix is printed or\n"+
+			"written first either way, the cause in each error cell's detail.")
 	var targets, scenarios listFlag
 	f.Var(&targets, "target", "run only target `ID` (repeatable or comma-separated)")
 	f.Var(&scenarios, "scenario", "run only scenario `S` (repeatable or comma-separated)")
@@ -108,6 +110,9 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 		fmt.Fprintf(std.out, "%s\nwrote %s\n", m.Summary(), strings.Join(reportPaths(*out), ", "))
 	} else if err := write(std.out, m, *color); err != nil {
 		return err
+	}
+	if n := m.Counts()[report.StatusError]; n > 0 {
+		return &notJudgedError{n: n}
 	}
 	if n := m.Counts()[report.StatusFail]; n > 0 {
 		what := "cells failed"
