@@ -50,11 +50,11 @@ func runSessionShow(ctx context.Context, std *streams, args []string) error {
 	if *db == "" {
 		return f.usagef("missing required --db")
 	}
-	// Open would create a missing file; showing must not.
+	// Showing never creates or changes a file.
 	if _, err := os.Stat(*db); err != nil {
 		return err
 	}
-	st, err := store.Open(*db)
+	st, err := store.OpenReadOnly(*db)
 	if err != nil {
 		return err
 	}

@@ -23,11 +23,22 @@ type Store struct {
 // Open opens the session store at path, creating the file and its schema
 // when they do not exist. The file uses SQLite's default rollback journal
 // (no WAL), so a store is a single file.
-func Open(path string) (*Store, error) {
+func Open(path string) (*Store, error) { return open(path, false) }
+
+// OpenReadOnly opens an existing session store for reading: it never
+// creates the file or its schema, and any write through it fails. A file
+// that is not a store of this schema is an error.
+func OpenReadOnly(path string) (*Store, error) { return open(path, true) }
+
+func open(path string, readOnly bool) (*Store, error) {
 	if strings.TrimSpace(path) == "" {
 		return nil, errors.New("store: open: empty path")
 	}
-	db, err := sql.Open("sqlite", dsn(path))
+	source := dsn(path)
+	if readOnly {
+		source += "&mode=ro"
+	}
+	db, err := sql.Open("sqlite", source)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -38,7 +49,11 @@ func Open(path string) (*Store, error) {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
-	if err := migrate(context.Background(), db); err != nil {
+	check := migrate
+	if readOnly {
+		check = requireSchema
+	}
+	if err := check(context.Background(), db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
