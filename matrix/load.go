@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/internal/yamltext"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -82,6 +83,9 @@ var (
 
 // Parse validates a matrix.yaml document; name is used in error positions.
 func Parse(name string, b []byte) (*File, error) {
+	if err := yamltext.Check(name, b); err != nil {
+		return nil, err
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&doc); err != nil {

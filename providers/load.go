@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/replaycheck/replaycheck/internal/yamltext"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -115,6 +116,9 @@ func Parse(file string, data []byte) (*Profile, error) {
 
 // parseNode parses data into its single document's root mapping.
 func parseNode(file string, data []byte) (*yaml.Node, error) {
+	if err := yamltext.Check(file, data); err != nil {
+		return nil, err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
 	for {

@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"unicode/utf8"
 
+	"github.com/replaycheck/replaycheck/internal/yamltext"
 	"go.yaml.in/yaml/v3"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
@@ -104,9 +104,8 @@ func Parse(name string, b []byte) (*File, error) {
 }
 
 func parse(name string, b []byte) (*File, error) {
-	if !utf8.Valid(b) {
-		off := invalidUTF8(b)
-		return nil, fmt.Errorf("%s:%d: byte offset %d: not UTF-8 text (a cassette is YAML; binary bodies are base64 under !!binary)", name, 1+bytes.Count(b[:off], []byte("\n")), off)
+	if err := yamltext.Check(name, b); err != nil {
+		return nil, err
 	}
 	var f File
 	dec := yaml.NewDecoder(bytes.NewReader(b))
@@ -159,18 +158,6 @@ func interactionLine(b []byte, i int) int {
 		}
 	}
 	return 1
-}
-
-// invalidUTF8 returns the offset of the first byte that is not UTF-8.
-func invalidUTF8(b []byte) int {
-	for off := 0; off < len(b); {
-		r, size := utf8.DecodeRune(b[off:])
-		if r == utf8.RuneError && size <= 1 {
-			return off
-		}
-		off += size
-	}
-	return len(b)
 }
 
 // Write stores a cassette atomically: it writes a temporary file in the

@@ -144,7 +144,7 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate-id", "  - id: 1\n", "  - id: 0\n",
 			"c.yaml:17: interaction 1: id 0 duplicates interaction 0 (ids count up from 0)", "a copied interaction is named as a duplicate"},
 		{"not-utf8", "      code: 400\n", "      code: 400\n      body: \"\xff\xfe\"\n",
-			"c.yaml:24: byte offset 473: not UTF-8 text (a cassette is YAML; binary bodies are base64 under !!binary)", "binary garbage is named by line and offset"},
+			"c.yaml:24: byte offset 473: not UTF-8 text (binary data goes base64 under !!binary)", "binary garbage is named by line and offset"},
 		{"truncated", "      body: '{\"error\":\"no\"}'\n", "      body: '{\"err",
 			"c.yaml: yaml: line 24: found unexpected end of stream (the file ends mid-line: truncated?)", "a cut file says so"},
 		{"malformed", "version: 2\n", "version: [2\n",

@@ -1,0 +1,37 @@
+// Package yamltext checks that a file is text a YAML parser can read before
+// it is parsed, because the parser's own complaint about bytes that are not
+// text ("control characters are not allowed", "invalid trailing UTF-8
+// octet") names no position. [Check] names the line and the byte offset.
+package yamltext
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Check returns an error naming name, the line and the byte offset of the
+// first byte that cannot be YAML text: invalid UTF-8, or a control
+// character other than tab, line feed and carriage return. It returns nil
+// for text.
+func Check(name string, b []byte) error {
+	for off := 0; off < len(b); {
+		c := b[off]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+				return fmt.Errorf("%s:%d: byte offset %d: control character 0x%02x: not YAML text (binary data goes base64 under !!binary)", name, line(b, off), off, c)
+			}
+			off++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[off:])
+		if r == utf8.RuneError && size == 1 {
+			return fmt.Errorf("%s:%d: byte offset %d: not UTF-8 text (binary data goes base64 under !!binary)", name, line(b, off), off)
+		}
+		off += size
+	}
+	return nil
+}
+
+// line is the 1-based line of byte offset off.
+func line(b []byte, off int) int { return 1 + bytes.Count(b[:off], []byte("\n")) }

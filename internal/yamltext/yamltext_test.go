@@ -1,0 +1,45 @@
+package yamltext
+
+import (
+	"bytes"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		in, want, reason string
+	}{
+		{"a: 1\n\tb: \"é ✓\"\r\n", "", "tabs, CRLF and UTF-8 are text"},
+		{"", "", "an empty file is text"},
+		{"a: 1\nb: \x00\n", "f.yaml:2: byte offset 8: control character 0x00: not YAML text (binary data goes base64 under !!binary)", "a NUL byte is named by line and offset"},
+		{"a: \x7f", "f.yaml:1: byte offset 3: control character 0x7f: not YAML text (binary data goes base64 under !!binary)", "DEL is a control character"},
+		{"a: 1\n\nb: \xff\xfe", "f.yaml:3: byte offset 9: not UTF-8 text (binary data goes base64 under !!binary)", "invalid UTF-8 is named by line and offset"},
+		{"a: \xe2\x9c", "f.yaml:1: byte offset 3: not UTF-8 text (binary data goes base64 under !!binary)", "a cut multi-byte rune is not text"},
+	}
+	for _, tt := range tests {
+		got := ""
+		if err := Check("f.yaml", []byte(tt.in)); err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("%s:\n got  %q\n want %q", tt.reason, got, tt.want)
+		}
+	}
+}
+
+// FuzzCheck compares Check with a plain oracle: valid UTF-8 without a
+// control byte other than tab, line feed and carriage return.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{"a: 1\n", "\x00", "\xff", "é\n\x01", "\uFFFD"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		text := utf8.Valid(b) && !bytes.ContainsFunc(b, func(r rune) bool {
+			return (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f
+		})
+		if err := Check("f", b); (err == nil) != text {
+			t.Fatalf("Check(%q) = %v, but the input is text: %v", b, err, text)
+		}
+	})
+}
