@@ -27,6 +27,8 @@ type accumulator struct {
 	rtext       strings.Builder
 	calls       []*callAcc
 	callByIndex map[int64]*callAcc
+	// finished is set by a chunk whose choice 0 carries a finish_reason.
+	finished bool
 }
 
 // feedText adds a piece of one of the text fields.

@@ -126,6 +126,15 @@ func TestCaptureWholeEqualsStream(t *testing.T) {
 	}
 }
 
+func TestStreamEndsWithFinishReason(t *testing.T) {
+	stream := "data: {\"choices\":[{\"delta\":{\"content\":\"a\"},\"finish_reason\":null}]}\n\n" +
+		"data: {\"choices\":[{\"finish_reason\":\"stop\",\"index\":0,\"delta\":{}}]}\n\n"
+	m, err := chat.Dialect{}.CaptureStream(strings.NewReader(stream))
+	if err != nil || string(m.Content) != `"a"` {
+		t.Errorf("a stream ending with choice 0's finish_reason and no [DONE] is whole: %s, %v", m.Content, err)
+	}
+}
+
 func TestCaptureErrors(t *testing.T) {
 	tests := []struct {
 		stream bool
@@ -138,6 +147,8 @@ func TestCaptureErrors(t *testing.T) {
 		{false, `{"choices":[]}`, "no choices.0.message", "no choice"},
 		{true, "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {not json}\n\n", "offset 47", "a bad chunk names its byte offset"},
 		{true, "data: [DONE]\n\n", "no chunk events", "an empty stream is an error, not an empty message"},
+		{true, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"},\"finish_reason\":null}]}\n\n", "ended at offset 78 before a finish_reason or [DONE] (truncated)", "a stream cut between events is named truncated, not taken as the whole answer"},
+		{true, "data: {\"choices\":[{\"finish_reason\":\"stop\",\"index\":1,\"delta\":{}}]}\n\n", "before a finish_reason or [DONE] (truncated)", "only choice 0's finish_reason ends the answer, whatever the member order"},
 		{true, "data: {\"error\":{\"code\":\"400\",\"message\":\"Param Incorrect\"}}\n\n", "is an error", "an SSE-framed error (MiMo)"},
 	}
 	for _, tt := range tests {

@@ -23,7 +23,7 @@ func (Dialect) CaptureStream(r io.Reader) (engine.Message, error) {
 func captureStream(r io.Reader, known *layout.Cache[string]) (engine.Message, error) {
 	var a accumulator
 	rd := sse.NewReader(r)
-	chunks := 0
+	chunks, done := 0, false
 	for {
 		ev, err := rd.NextRaw()
 		if err == io.EOF {
@@ -34,6 +34,7 @@ func captureStream(r io.Reader, known *layout.Cache[string]) (engine.Message, er
 		}
 		raw := bytes.TrimSpace(ev.Data)
 		if string(raw) == "[DONE]" {
+			done = true
 			break
 		}
 		chunks++
@@ -57,6 +58,11 @@ func captureStream(r io.Reader, known *layout.Cache[string]) (engine.Message, er
 	}
 	if chunks == 0 {
 		return engine.Message{}, fmt.Errorf("chat: stream: no chunk events")
+	}
+	// A stream ends with a finish_reason, then [DONE]; one with neither was
+	// cut short, and its message would be silently incomplete.
+	if !done && !a.finished {
+		return engine.Message{}, fmt.Errorf("chat: stream: ended at offset %d before a finish_reason or [DONE] (truncated)", rd.Offset())
 	}
 	return a.message(), nil
 }
@@ -89,7 +95,7 @@ func (a *accumulator) feedChunk(data string) chunk {
 			c.choicesEnd = v.Index + len(v.Raw)
 			v.ForEach(func(_, ch gjson.Result) bool {
 				choices++
-				var delta gjson.Result
+				var delta, finish gjson.Result
 				index, deltas := int64(0), 0
 				ch.ForEach(func(ck, cv gjson.Result) bool {
 					switch ck.Str {
@@ -97,10 +103,13 @@ func (a *accumulator) feedChunk(data string) chunk {
 						index = cv.Int()
 					case "delta":
 						delta, deltas = cv, deltas+1
+					case "finish_reason":
+						finish = cv
 					}
 					return true
 				})
 				if index == 0 {
+					a.finished = a.finished || (finish.Type == gjson.String && finish.Str != "")
 					a.feed(delta)
 					if deltas == 1 {
 						only = delta
