@@ -43,7 +43,8 @@ func (r *Runner) Cell(ctx context.Context, t matrix.Target, sc Scenario) report.
 	cell := report.Cell{Target: t.ID, Scenario: sc.Name, Cassette: harness.Path("cassettes", t.ID, sc.Name)}
 	p, ok := r.Profiles[t.Profile]
 	if !ok {
-		cell.Status, cell.Detail = report.StatusFail, fmt.Sprintf("target %s names profile %q, which does not exist", t.ID, t.Profile)
+		cell.Status = report.StatusError
+		cell.Detail = fmt.Sprintf("bad input: %s:%d: target %s names profile %q, which is not among the provider profiles", r.Matrix.Path, t.Line, t.ID, t.Profile)
 		return cell
 	}
 	if applies, why := sc.Applies(t, p); !applies {
