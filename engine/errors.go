@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // ErrRefused is returned (wrapped in a [RefusalError]) when a provider
@@ -28,16 +29,21 @@ func (e *RefusalError) Unwrap() error { return ErrRefused }
 func asErr[T error](err error, target *T) bool { return errors.As(err, target) }
 
 // NotJSON returns the error for a body that gjson refused: what "is not
-// valid JSON", with the byte offset of the first fault. It is only called
-// on the error path, so the second, offset-finding parse costs nothing on
-// good input.
+// valid JSON", with the byte offset of the first fault (the offending byte,
+// or the length of a body that ends too early). It is only called on the
+// error path, so the second, offset-finding parse costs nothing on good
+// input.
 func NotJSON(what string, b []byte) error {
 	var v json.RawMessage
 	err := json.Unmarshal(b, &v)
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		return fmt.Errorf("%s is not valid JSON at offset %d: %v", what, se.Offset, se)
+		off := se.Offset // encoding/json counts the bytes read, the bad one included
+		if off > 0 && off <= int64(len(b)) && !strings.Contains(se.Error(), "unexpected end") {
+			off--
+		}
+		return fmt.Errorf("%s is not valid JSON at offset %d: %v", what, off, se)
 	case err != nil:
 		return fmt.Errorf("%s is not valid JSON: %v", what, err)
 	}

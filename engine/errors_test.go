@@ -6,7 +6,8 @@ func TestNotJSON(t *testing.T) {
 	tests := []struct {
 		body, want, reason string
 	}{
-		{`{"a":1,}`, `body is not valid JSON at offset 8: invalid character '}' looking for beginning of object key string`, "a syntax error names its byte offset"},
+		{`[1,x]`, `body is not valid JSON at offset 3: invalid character 'x' looking for beginning of value`, "the offset is the offending byte's"},
+		{`{"a":1,}`, `body is not valid JSON at offset 7: invalid character '}' looking for beginning of object key string`, "a syntax error names its byte offset"},
 		{`{"a":`, `body is not valid JSON at offset 5: unexpected end of JSON input`, "a cut body names where it ends"},
 		{"", `body is not valid JSON at offset 0: unexpected end of JSON input`, "an empty body is not JSON"},
 		{`{"a":1}`, `body is not valid JSON`, "a body encoding/json accepts still gets the caller's verdict, without an invented offset"},

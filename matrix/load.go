@@ -83,6 +83,11 @@ var (
 
 // Parse validates a matrix.yaml document; name is used in error positions.
 func Parse(name string, b []byte) (*File, error) {
+	f, err := parse(name, b)
+	return f, yamltext.Truncated(b, err)
+}
+
+func parse(name string, b []byte) (*File, error) {
 	if err := yamltext.Check(name, b); err != nil {
 		return nil, err
 	}

@@ -85,6 +85,11 @@ func parseAll(names []string, load func(name string) (*Profile, error)) ([]*Prof
 // type, and everything [Profile.Validate] rejects; each error is a
 // *[ValidationError] with the file and line, and all of them are joined.
 func Parse(file string, data []byte) (*Profile, error) {
+	p, err := parse(file, data)
+	return p, yamltext.Truncated(data, err)
+}
+
+func parse(file string, data []byte) (*Profile, error) {
 	root, err := parseNode(file, data)
 	if err != nil {
 		return nil, err

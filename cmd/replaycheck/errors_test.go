@@ -20,12 +20,9 @@ func TestExitCodes(t *testing.T) {
 		return p
 	}
 	badJSON := write("bad.json", "{\n  \"messages\": [\n    {\"role\": \"user\",}\n  ]\n}\n")
-	noRole := write("norole.json", `[{"role":"user","content":"hi"},{"content":"no role"}]`)
 	badMatrix := write("matrix.yaml", "version: 1\necho_families:\n  - name: Bad Name\n    hosts: [x.com]\n")
-	badStream := write("bad.sse", "data: {\"choices\":[]}\n\ndata: {not json}\n\n")
 	emptyStream := write("empty.sse", ": keep-alive\n\n")
 	errorBody := write("error.json", `{"error":{"message":"The model is overloaded","code":529}}`)
-	notDB := write("not.db", strings.Repeat("plain text, not SQLite\n", 100))
 	db := sampleStore(t)
 	route := []string{"--provider", "deepseek", "--base-url", "https://api.deepseek.com/v1", "--model", "deepseek-v4-flash"}
 	explain := append([]string{"explain", "--matrix", testMatrix}, route...)
@@ -50,20 +47,15 @@ func TestExitCodes(t *testing.T) {
 		{"a missing matrix file", []string{"explain", "--matrix", filepath.Join(dir, "nope.yaml"), "--provider", "p", "--model", "m", "--base-url", "x.com"}, "", 3, []string{"replaycheck explain: matrix: open " + filepath.Join(dir, "nope.yaml")}},
 		{"a malformed matrix names the line", []string{"explain", "--matrix", badMatrix, "--provider", "p", "--model", "m", "--base-url", "x.com"}, "", 3, []string{badMatrix + ":3:"}},
 		{"a missing session file", append(slicesClone(shape), "--session", filepath.Join(dir, "missing.json")), "", 3, []string{"replaycheck shape: open " + filepath.Join(dir, "missing.json") + ": no such file"}},
-		{"malformed session JSON names line and column", append(slicesClone(shape), "--session", badJSON), "", 3, []string{badJSON + ":3:21: invalid JSON"}},
 		{"malformed session on stdin", shape, "[{\"role\":", 3, []string{"<stdin>:1:9: invalid JSON"}},
 		{"empty stdin", shape, "", 3, []string{"<stdin>: empty input"}},
-		{"a message without a role names its index", append(slicesClone(shape), "--session", noRole), "", 3, []string{noRole + ": session: messages.1: missing role"}},
-		{"malformed response body", []string{"capture", badJSON}, "", 3, []string{badJSON + ":3:21: invalid JSON"}},
 		{"an error response body", []string{"capture", errorBody}, "", 3, []string{errorBody + ": chat: response is an error"}},
-		{"malformed stream event names the offset", []string{"capture", "--stream", badStream}, "", 3, []string{badStream + ": chat: stream: event at offset 22: data is not valid JSON"}},
 		{"a stream without chunks", []string{"capture", "--stream", emptyStream}, "", 3, []string{emptyStream + ": chat: stream: no chunk events"}},
 		{"two input files", []string{"capture", badJSON, errorBody}, "", 2, []string{`unexpected argument "` + errorBody + `"`}},
 		{"session without a subcommand", []string{"session"}, "", 2, []string{"no subcommand given", "show  list the sessions"}},
 		{"unknown session subcommand", []string{"session", "drop"}, "", 2, []string{`unknown subcommand "drop"`}},
 		{"session show without --db", []string{"session", "show"}, "", 2, []string{"missing required --db", "usage: replaycheck session show"}},
 		{"a store file that does not exist", []string{"session", "show", "--db", filepath.Join(dir, "none.db")}, "", 3, []string{"stat " + filepath.Join(dir, "none.db") + ": no such file"}},
-		{"a store file that is not SQLite", []string{"session", "show", "--db", notDB}, "", 3, []string{"store: open " + notDB + ": file is not a database"}},
 		{"an unknown session id", []string{"session", "show", "--db", db, "ghost"}, "", 3, []string{`store: session "ghost": load: no such session`}},
 	}
 	for _, tt := range tests {

@@ -1,7 +1,8 @@
 // Package yamltext checks that a file is text a YAML parser can read before
 // it is parsed, because the parser's own complaint about bytes that are not
 // text ("control characters are not allowed", "invalid trailing UTF-8
-// octet") names no position. [Check] names the line and the byte offset.
+// octet") names no position. [Check] names the line and the byte offset,
+// and [Truncated] says when a file that fails to parse was cut short.
 package yamltext
 
 import (
@@ -35,3 +36,13 @@ func Check(name string, b []byte) error {
 
 // line is the 1-based line of byte offset off.
 func line(b []byte, off int) int { return 1 + bytes.Count(b[:off], []byte("\n")) }
+
+// Truncated adds a hint to a parse or validation error of b when the file
+// ends mid-line, the usual sign of a cut file (every writer of these
+// files ends them with a newline). It returns nil for a nil error.
+func Truncated(b []byte, err error) error {
+	if err != nil && len(b) > 0 && b[len(b)-1] != '\n' {
+		return fmt.Errorf("%w (the file ends mid-line: truncated?)", err)
+	}
+	return err
+}

@@ -2,6 +2,7 @@ package yamltext
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 	"unicode/utf8"
 )
@@ -25,6 +26,28 @@ func TestCheck(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%s:\n got  %q\n want %q", tt.reason, got, tt.want)
 		}
+	}
+}
+
+func TestTruncated(t *testing.T) {
+	bad := errors.New("f.yaml:3: boom")
+	tests := []struct {
+		in   string
+		err  error
+		want string
+		why  string
+	}{
+		{"a: 1\nb: [", bad, "f.yaml:3: boom (the file ends mid-line: truncated?)", "a file ending mid-line is probably cut"},
+		{"a: 1\nb: [\n", bad, "f.yaml:3: boom", "a file ending with a newline gets no hint"},
+		{"", bad, "f.yaml:3: boom", "an empty file is not cut mid-line"},
+	}
+	for _, tt := range tests {
+		if got := Truncated([]byte(tt.in), tt.err); got == nil || got.Error() != tt.want || !errors.Is(got, bad) {
+			t.Errorf("%s: got %v, want %q wrapping the error", tt.why, got, tt.want)
+		}
+	}
+	if Truncated([]byte("a: ["), nil) != nil {
+		t.Error("no error, no hint")
 	}
 }
 

@@ -97,10 +97,7 @@ func Read(path string) (*File, error) {
 // name the YAML line (of the interaction in play, when there is one).
 func Parse(name string, b []byte) (*File, error) {
 	f, err := parse(name, b)
-	if err != nil && len(b) > 0 && b[len(b)-1] != '\n' {
-		return nil, fmt.Errorf("%w (the file ends mid-line: truncated?)", err)
-	}
-	return f, err
+	return f, yamltext.Truncated(b, err)
 }
 
 func parse(name string, b []byte) (*File, error) {
