@@ -141,7 +141,9 @@ type badInput struct {
 func TestBadInputCorpus(t *testing.T) {
 	before := committedDigest(t)
 	deepseekRun := func(extra ...string) func(*testing.T, *workspace) []string {
-		return func(t *testing.T, w *workspace) []string { return w.run(append([]string{"--target", "deepseek"}, extra...)...) }
+		return func(t *testing.T, w *workspace) []string {
+			return w.run(append([]string{"--target", "deepseek"}, extra...)...)
+		}
 	}
 	cassette := filepath.Join("cassettes", "deepseek", "carriers.yaml")
 	notJudged := func(*workspace) []string { return []string{"1 cell could not be judged (error)"} }
@@ -159,7 +161,10 @@ func TestBadInputCorpus(t *testing.T) {
 	rows := []badInput{
 		// matrix.yaml
 		{input: "matrix.yaml", reason: "a cut file names the line and says it may be truncated",
-			args: func(t *testing.T, w *workspace) []string { w.spoil(t, "matrix.yaml", truncate(1500)); return explain(w) },
+			args: func(t *testing.T, w *workspace) []string {
+				w.spoil(t, "matrix.yaml", truncate(1500))
+				return explain(w)
+			},
 			code: exitHarness,
 			stderr: func(w *workspace) []string {
 				return []string{w.matrix + ":34: carrier route fireworks: missing carriers", "(the file ends mid-line: truncated?)"}
@@ -178,7 +183,7 @@ func TestBadInputCorpus(t *testing.T) {
 				w.spoil(t, "matrix.yaml", replace(t, "version: 1\n", "version: 1\nroutes: []\n"))
 				return explain(w)
 			},
-			code:   exitHarness,
+			code: exitHarness,
 			stderr: func(w *workspace) []string {
 				return []string{w.matrix + ":" + w.lineOf(t, "matrix.yaml", "routes: []") + `: matrix: unknown key "routes"`}
 			}},
@@ -192,7 +197,10 @@ func TestBadInputCorpus(t *testing.T) {
 				return []string{w.matrix + ":" + w.lineOf(t, "matrix.yaml", "{id: deepseek, api_mode: chat, provider: kimi") + `: target: duplicate id "deepseek"`}
 			}},
 		{input: "matrix.yaml", reason: "an empty file is named",
-			args:   func(t *testing.T, w *workspace) []string { w.write(t, "matrix.yaml", []byte("# nothing\n")); return explain(w) },
+			args: func(t *testing.T, w *workspace) []string {
+				w.write(t, "matrix.yaml", []byte("# nothing\n"))
+				return explain(w)
+			},
 			code:   exitHarness,
 			stderr: func(w *workspace) []string { return []string{w.matrix + ": empty document"} }},
 		{input: "matrix.yaml", reason: "a target naming a missing profile is an error cell naming the target's line; the run goes on",
@@ -228,7 +236,10 @@ func TestBadInputCorpus(t *testing.T) {
 
 		// cassettes: each spoils deepseek/carriers; the other deepseek cells still run
 		{input: "cassette", reason: "a truncated cassette names the interaction's line and says it may be cut",
-			args: func(t *testing.T, w *workspace) []string { w.spoil(t, cassette, truncate(300)); return deepseekRun()(t, w) },
+			args: func(t *testing.T, w *workspace) []string {
+				w.spoil(t, cassette, truncate(300))
+				return deepseekRun()(t, w)
+			},
 			code: exitHarness, stderr: notJudged, cell: "deepseek/carriers",
 			detail: func(w *workspace) []string {
 				return []string{w.path(cassette) + ":10: interaction 0: request needs method and url", "(the file ends mid-line: truncated?)"}
@@ -338,7 +349,9 @@ func TestBadInputCorpus(t *testing.T) {
 			args: func(t *testing.T, w *workspace) []string {
 				return []string{"capture", "--stream", w.write(t, "c.sse", []byte("data: {\"choices\":[]}\n\ndata: {not json}\n\n"))}
 			},
-			code: exitHarness, stderr: func(w *workspace) []string { return []string{w.path("c.sse") + ": chat: stream: event at offset 22: data is not valid JSON"} }},
+			code: exitHarness, stderr: func(w *workspace) []string {
+				return []string{w.path("c.sse") + ": chat: stream: event at offset 22: data is not valid JSON"}
+			}},
 		{input: "sse", reason: "a chat stream cut between events is truncated, not a whole answer",
 			args: func(t *testing.T, w *workspace) []string {
 				sample(t, w, "chat-stream.sse")
@@ -363,7 +376,9 @@ func TestBadInputCorpus(t *testing.T) {
 			args: func(t *testing.T, w *workspace) []string {
 				return []string{"capture", "--api-mode", "gemini", "--stream", w.write(t, "g.sse", []byte("data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"a\"}]}}]}\n\ndata: {\"candidates\":[\n\n"))}
 			},
-			code: exitHarness, stderr: func(w *workspace) []string { return []string{w.path("g.sse") + ": gemini: stream: event at offset 61: data is not valid JSON"} }},
+			code: exitHarness, stderr: func(w *workspace) []string {
+				return []string{w.path("g.sse") + ": gemini: stream: event at offset 61: data is not valid JSON"}
+			}},
 		{input: "event-stream", reason: "a frame cut short names its offset and length",
 			args: func(t *testing.T, w *workspace) []string {
 				sample(t, w, "converse-stream.bin")
@@ -387,7 +402,9 @@ func TestBadInputCorpus(t *testing.T) {
 			args: func(t *testing.T, w *workspace) []string {
 				return []string{"session", "show", "--db", w.write(t, "not.db", []byte(strings.Repeat("plain text, not SQLite\n", 100)))}
 			},
-			code: exitHarness, stderr: func(w *workspace) []string { return []string{"store: open " + w.path("not.db") + ": file is not a database"} }},
+			code: exitHarness, stderr: func(w *workspace) []string {
+				return []string{"store: open " + w.path("not.db") + ": file is not a database"}
+			}},
 		{input: "store", reason: "another program's database is refused and left as it was",
 			args: func(t *testing.T, w *workspace) []string {
 				p := w.path("app.db")
@@ -404,7 +421,9 @@ func TestBadInputCorpus(t *testing.T) {
 				execSQL(t, p, "UPDATE messages SET body = substr(body, 1, 20) WHERE seq = 1")
 				return []string{"session", "show", "--db", p, "another"}
 			},
-			code: exitHarness, stderr: func(*workspace) []string { return []string{`store: session "another": load: message 1: unexpected end of JSON input`} }},
+			code: exitHarness, stderr: func(*workspace) []string {
+				return []string{`store: session "another": load: message 1: unexpected end of JSON input`}
+			}},
 
 		// gate bases
 		{input: "gate base", reason: "a malformed base table names its line",
@@ -427,7 +446,9 @@ func TestBadInputCorpus(t *testing.T) {
 			args: func(t *testing.T, w *workspace) []string {
 				return []string{"gate", "--base", "no-such-ref-" + filepath.Base(w.dir), "--matrix", w.matrix, "--providers", w.providers, "--cassettes", w.cassettes}
 			},
-			code: exitHarness, stderr: func(w *workspace) []string { return []string{`--base "no-such-ref-` + filepath.Base(w.dir) + `" is neither a file nor a git ref`} }},
+			code: exitHarness, stderr: func(w *workspace) []string {
+				return []string{`--base "no-such-ref-` + filepath.Base(w.dir) + `" is neither a file nor a git ref`}
+			}},
 	}
 
 	for _, row := range rows {
