@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/engine/internal/textbuf"
 	"github.com/tidwall/gjson"
 )
 
@@ -25,7 +26,7 @@ const (
 type block struct {
 	index     int64
 	kind      string
-	text      strings.Builder // text, or reasoning text
+	text      textbuf.Buffer // text, or reasoning text
 	signature string
 	redacted  string
 	id, name  string
@@ -154,17 +155,21 @@ func turn(blocks []*block) (engine.Message, error) {
 	})
 	m := engine.Message{Role: "assistant", Native: &engine.NativeTurn{Dialect: engine.ModeBedrockConverse, Blocks: []json.RawMessage{}}}
 	var texts, thoughts []string
+	textAt := -1 // index in Native.Blocks of the last text block
 	for _, b := range blocks {
 		switch b.kind {
 		case kindText:
-			texts = append(texts, b.text.String())
-			m.Native.Blocks = append(m.Native.Blocks, textBlock(b.text.String()))
+			text := b.text.String()
+			texts = append(texts, text)
+			textAt = len(m.Native.Blocks)
+			m.Native.Blocks = append(m.Native.Blocks, textBlock(text))
 		case kindReasoning:
 			text := b.text.String()
 			if text != "" || b.signature != "" {
-				// Quoted once for the block and its stored item.
-				qtext, qsig := quoted(text), quoted(b.signature)
-				m.Native.Blocks = append(m.Native.Blocks, quotedReasoningBlock(qtext, qsig))
+				// Quoted once, into the block; the stored item copies the
+				// quoted text and signature out of it.
+				block, qtext, qsig := quotedReasoningBlock(text, b.signature)
+				m.Native.Blocks = append(m.Native.Blocks, block)
 				m.ReasoningDetails = append(m.ReasoningDetails, wrapQuoted(`{"type":"thinking","thinking":`, qtext, qsig, `}`))
 				if text != "" {
 					thoughts = append(thoughts, text)
@@ -193,7 +198,12 @@ func turn(blocks []*block) (engine.Message, error) {
 		}
 	}
 	switch {
-	case len(texts) > 0:
+	case len(texts) == 1:
+		// The one text block's quoted text is the content: share its bytes,
+		// capped so that an append to either never writes into the other.
+		block := m.Native.Blocks[textAt]
+		m.Content = json.RawMessage(block[len(textBlockOpen) : len(block)-1 : len(block)-1])
+	case len(texts) > 1:
 		text := strings.Join(texts, "\n")
 		m.Content = json.RawMessage(engine.AppendQuoted(make([]byte, 0, len(text)+16), text))
 	case len(m.ToolCalls) > 0:

@@ -105,17 +105,16 @@ func (fr *FrameReader) next() (Frame, error) {
 	// A frame that fits in the buffer is decoded from it in place, so the
 	// decoder's many small reads cost no more than a slice each; a larger
 	// one streams through.
-	var src io.Reader = countingReader{fr.r, &fr.off}
+	var msg eventstream.Message
 	if int(total) <= fr.r.Size() {
 		whole, _ := fr.r.Peek(int(total))
 		fr.one.Reset(whole)
-		src = &fr.one
-	}
-	msg, err := fr.dec.Decode(src, fr.buf)
-	if src == &fr.one {
+		msg, err = fr.dec.Decode(&fr.one, fr.buf)
 		read := int(fr.one.Size()) - fr.one.Len()
 		fr.r.Discard(read)
 		fr.off += int64(read)
+	} else {
+		msg, err = fr.dec.Decode(countingReader{fr.r, &fr.off}, fr.buf)
 	}
 	if err != nil {
 		var ce eventstream.ChecksumError

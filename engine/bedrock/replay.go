@@ -127,39 +127,57 @@ func toolResult(m *engine.Message) ([]json.RawMessage, error) {
 	return []json.RawMessage{append(b, `]}}`...)}, nil
 }
 
+// textBlockOpen opens a text block: textBlockOpen, the quoted text, "}".
+const textBlockOpen = `{"text":`
+
 func textBlock(s string) json.RawMessage {
 	b := make([]byte, 0, len(s)+16)
-	b = append(b, `{"text":`...)
+	b = append(b, textBlockOpen...)
 	b = engine.AppendQuoted(b, s)
 	return append(b, '}')
 }
 
+// A reasoning text block is
+// {"reasoningContent":{"reasoningText":{"text":T[,"signature":S]}}}, the
+// signature left out when it is empty.
+const (
+	reasoningBlockOpen  = `{"reasoningContent":{"reasoningText":{"text":`
+	reasoningBlockClose = `}}}`
+	sigKey              = `,"signature":`
+)
+
 // reasoningTextBlock is {"reasoningContent":{"reasoningText":{"text","signature"?}}}.
 func reasoningTextBlock(text, sig string) json.RawMessage {
-	return quotedReasoningBlock(quoted(text), quoted(sig))
+	b, _, _ := quotedReasoningBlock(text, sig)
+	return b
 }
 
-// quotedReasoningBlock is reasoningTextBlock of a text and a signature
-// already quoted (a signature of `""` is left out).
-func quotedReasoningBlock(text, sig []byte) json.RawMessage {
-	return wrapQuoted(`{"reasoningContent":{"reasoningText":{"text":`, text, sig, `}}}`)
+// quotedReasoningBlock writes reasoningTextBlock in one allocation and
+// also returns the quoted text and signature (`""` when absent) as slices
+// of it, so a caller needing them quoted again copies instead of quoting.
+func quotedReasoningBlock(text, sig string) (block json.RawMessage, qtext, qsig []byte) {
+	b := make([]byte, 0, len(reasoningBlockOpen)+len(text)+len(sigKey)+len(sig)+len(reasoningBlockClose)+8)
+	b = append(b, reasoningBlockOpen...)
+	b = engine.AppendQuoted(b, text)
+	textEnd := len(b)
+	qsig = []byte(`""`)
+	if sig != "" {
+		b = engine.AppendQuoted(append(b, sigKey...), sig)
+		qsig = b[textEnd+len(sigKey):]
+	}
+	b = append(b, reasoningBlockClose...)
+	return b, b[len(reasoningBlockOpen):textEnd:textEnd], qsig[:len(qsig):len(qsig)]
 }
 
 // wrapQuoted joins open, the quoted text, a "signature" member if sig is
 // not `""`, and close, in one allocation.
 func wrapQuoted(open string, text, sig []byte, close string) json.RawMessage {
-	const sigKey = `,"signature":`
 	b := make([]byte, 0, len(open)+len(text)+len(sigKey)+len(sig)+len(close))
 	b = append(append(b, open...), text...)
 	if len(sig) > 2 {
 		b = append(append(b, sigKey...), sig...)
 	}
 	return append(b, close...)
-}
-
-// quoted returns s as a JSON string.
-func quoted(s string) []byte {
-	return engine.AppendQuoted(make([]byte, 0, len(s)+2), s)
 }
 
 // redactedBlock is {"reasoningContent":{"redactedContent":data}}; data is

@@ -14,6 +14,7 @@
 package layout
 
 import (
+	"io"
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
@@ -103,8 +104,15 @@ type Piece struct {
 // has escapes or not (as jsonscan.StringEnd reports).
 func NewPiece(quoted []byte, escaped bool) Piece { return Piece{quoted, escaped} }
 
+// A Sink receives decoded text: a *strings.Builder, or a *textbuf.Buffer
+// for texts that grow long.
+type Sink interface {
+	io.Writer
+	io.StringWriter
+}
+
 // WriteTo appends the decoded value to b.
-func (p Piece) WriteTo(b *strings.Builder) {
+func (p Piece) WriteTo(b Sink) {
 	if !p.escaped {
 		b.Write(p.body())
 		return
