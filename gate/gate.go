@@ -29,12 +29,22 @@ type Change struct {
 	// Field says what the head table changed for the target's route, e.g.
 	// "carriers +reasoning_content (row strict)".
 	Field string
+	// Line is the line of the target in the head matrix.yaml.
+	Line int
 }
 
 // A Result is the outcome of a gate run.
 type Result struct {
-	Base, Head *report.Matrix
-	Changes    []Change
+	// BasePath and HeadPath name the two tables (a file, or ref:path).
+	BasePath, HeadPath string
+	Base, Head         *report.Matrix
+	Changes            []Change
+}
+
+// NotJudged counts the cells of either run that could not be judged
+// (status error): a gate with any is incomplete.
+func (r *Result) NotJudged() int {
+	return r.Base.Counts()[report.StatusError] + r.Head.Counts()[report.StatusError]
 }
 
 // Regressions returns the changes that fail the gate.
@@ -70,7 +80,7 @@ func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Base: b, Head: h}
+	res := &Result{BasePath: base.Path, HeadPath: head.Path, Base: b, Head: h}
 	for _, hc := range h.Cells {
 		bc, _ := b.Cell(hc.Target, hc.Scenario)
 		if bc.Status == hc.Status {
@@ -79,7 +89,7 @@ func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]
 		t, _ := head.Target(hc.Target)
 		res.Changes = append(res.Changes, Change{
 			Kind: kind(bc.Status, hc.Status), Target: hc.Target, Scenario: hc.Scenario,
-			Base: bc, Head: hc, Field: routeChange(&base.Table, &head.Table, t.Route),
+			Base: bc, Head: hc, Field: routeChange(&base.Table, &head.Table, t.Route), Line: t.Line,
 		})
 	}
 	return res, nil

@@ -3,25 +3,28 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
 
 	"github.com/replaycheck/replaycheck/gate"
 	"github.com/replaycheck/replaycheck/matrix"
-	"github.com/replaycheck/replaycheck/report"
 )
 
 func runGate(ctx context.Context, std *streams, args []string) error {
-	f := newFlags("gate", "gate [--base FILE|GIT-REF] [--head FILE]",
+	f := newFlags("gate", "gate [--base FILE|GIT-REF] [--head FILE] [--format text|markdown|json|github] [--summary FILE]",
 		"Evaluate a base and a head route table against the same committed cassettes and print\n"+
 			"the cells that changed. Exit 1 on any regression: a cell that passed and now fails or\n"+
 			"is unverified, named with its target, scenario, the route change and the provider's\n"+
-			"recorded error. Improvements are listed, not failed. --base is a file, or a git ref\n"+
-			"whose matrix.yaml is read with git show (default HEAD); --head defaults to --matrix.")
+			"recorded error. Improvements are listed, not failed. Exit 3 when a cell could not be\n"+
+			"judged (an unreadable cassette). --base is a file, or a git ref whose matrix.yaml is\n"+
+			"read with git show (default HEAD); --head defaults to --matrix. --format github prints\n"+
+			"workflow commands: an ::error annotation on the head table's line of each regressed\n"+
+			"target. --summary appends the Markdown form to a file ($GITHUB_STEP_SUMMARY in CI).")
 	base := f.String("base", "HEAD", "the base table: a `FILE` or a git ref")
 	head := f.String("head", "", "the head table `FILE` (default: --matrix)")
+	format := f.String("format", "text", "print the result as `FORMAT`: "+strings.Join(gate.Formats, ", "))
+	summary := f.String("summary", "", "also append the result as Markdown to `FILE`")
 	cassettes := f.String("cassettes", "cassettes", "the cassette `DIR`")
 	profilesDir := f.String("providers", "providers", "the provider profiles `DIR` (embedded profiles when absent)")
 	pos, err := f.parse(args)
@@ -30,6 +33,10 @@ func runGate(ctx context.Context, std *streams, args []string) error {
 	}
 	if err := f.atMost(pos, 0); err != nil {
 		return err
+	}
+	write, ok := gate.Writer(*format)
+	if !ok {
+		return f.usagef("--format %q: unknown format (want %s)", *format, strings.Join(gate.Formats, ", "))
 	}
 	headPath := *head
 	if headPath == "" {
@@ -51,8 +58,15 @@ func runGate(ctx context.Context, std *streams, args []string) error {
 	if err != nil {
 		return err
 	}
-	printGate(std.out, baseFile.Path, headFile.Path, res)
-	if n := res.Head.Counts()[report.StatusError] + res.Base.Counts()[report.StatusError]; n > 0 {
+	if err := write(std.out, res); err != nil {
+		return err
+	}
+	if *summary != "" {
+		if err := appendSummary(*summary, res); err != nil {
+			return err
+		}
+	}
+	if n := res.NotJudged(); n > 0 {
 		return &notJudgedError{n: n}
 	}
 	if n := len(res.Regressions()); n > 0 {
@@ -78,30 +92,15 @@ func loadBase(ctx context.Context, base, headPath string) (*matrix.File, error) 
 	return matrix.Parse(base+":"+headPath, out)
 }
 
-func printGate(w io.Writer, basePath, headPath string, res *gate.Result) {
-	fmt.Fprintf(w, "gate: %s -> %s: %d cells changed\n", basePath, headPath, len(res.Changes))
-	for _, kind := range []string{gate.Regression, gate.Improvement, gate.Changed} {
-		for _, c := range res.Changes {
-			if c.Kind != kind {
-				continue
-			}
-			fmt.Fprintf(w, "%-11s %s/%s: %s -> %s\n", strings.ToUpper(kind), c.Target, c.Scenario, c.Base.Status, c.Head.Status)
-			fmt.Fprintf(w, "            route change: %s\n", c.Field)
-			if c.Head.Detail != "" {
-				fmt.Fprintf(w, "            %s\n", c.Head.Detail)
-			}
-			if c.Head.ProviderError != "" {
-				fmt.Fprintf(w, "            provider error: %s\n", c.Head.ProviderError)
-			}
-			if c.Head.Status == "unverified" && c.Head.Expected != "" {
-				fmt.Fprintf(w, "            %s\n", strings.ReplaceAll(c.Head.Expected, "\n", "\n            "))
-			}
-		}
+// appendSummary appends the Markdown form of res to path, creating it.
+func appendSummary(path string, res *gate.Result) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("gate: --summary: %w", err)
 	}
-	regressions := len(res.Regressions())
-	if regressions == 0 {
-		fmt.Fprintln(w, "gate: no regression")
-	} else {
-		fmt.Fprintf(w, "gate: %d regression(s)\n", regressions)
+	if err := gate.WriteMarkdown(f, res); err != nil {
+		f.Close()
+		return fmt.Errorf("gate: --summary %s: %w", path, err)
 	}
+	return f.Close()
 }

@@ -1,0 +1,132 @@
+package gate
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/replaycheck/replaycheck/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// sampleResult is a gate result with one change of each kind, a provider
+// error needing escapes in every format (newline, %, comma, colon, pipe,
+// backtick) and an unchanged matrix around them.
+func sampleResult() *Result {
+	cell := func(target, sc string, st report.Status, detail, perr string) report.Cell {
+		return report.Cell{Target: target, Scenario: sc, Status: st, Provenance: report.ProvenanceSimulated, Detail: detail, ProviderError: perr}
+	}
+	m := &report.Matrix{Targets: []string{"mistral", "groq"}, Scenarios: []string{"carriers"}}
+	return &Result{
+		BasePath: "origin/main:matrix.yaml", HeadPath: "matrix.yaml", Base: m, Head: m,
+		Changes: []Change{
+			{Kind: Improvement, Target: "groq", Scenario: "carriers", Line: 205,
+				Base: cell("groq", "carriers", report.StatusAdvisory, "", ""),
+				Head: cell("groq", "carriers", report.StatusPass, "sent reasoning", ""),
+				Field: "carriers +reasoning (row strict-reasoning)"},
+			{Kind: Regression, Target: "mistral", Scenario: "carriers", Line: 204,
+				Base: cell("mistral", "carriers", report.StatusPass, "", ""),
+				Head: cell("mistral", "carriers", report.StatusFail, "the provider refused the request (422)",
+					"{\"detail\":[{\"type\":\"extra_forbidden\",\"loc\":[\"body\",\"messages\",1],\n\"msg\":\"Extra inputs are not permitted: 100% | `reasoning_content`\"}]}"),
+				Field: "carriers +reasoning_content (row strict)"},
+		},
+	}
+}
+
+func TestFormatsGolden(t *testing.T) {
+	for _, format := range Formats {
+		t.Run(format, func(t *testing.T) {
+			write, ok := Writer(format)
+			if !ok {
+				t.Fatalf("format %s has no writer", format)
+			}
+			var out bytes.Buffer
+			if err := write(&out, sampleResult()); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", "gate."+format)
+			if *update {
+				if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./gate -update)", err)
+			}
+			if out.String() != string(want) {
+				t.Errorf("%s differs from %s:\n%s", format, path, out.String())
+			}
+		})
+	}
+	if _, ok := Writer("yaml"); ok {
+		t.Error("an unknown format has a writer")
+	}
+}
+
+// TestGitHubCommands checks that every line is one workflow command (or the
+// verdict), that a regression is an ::error on its target's line and that
+// message text cannot break out of its command.
+func TestGitHubCommands(t *testing.T) {
+	var out bytes.Buffer
+	if err := WriteGitHub(&out, sampleResult()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want a command per change and the verdict, got:\n%s", out.String())
+	}
+	if !strings.HasPrefix(lines[0], "::error file=matrix.yaml,line=204,title=replaycheck regression%3A mistral/carriers::") {
+		t.Errorf("the regression is not an error annotation on its line: %s", lines[0])
+	}
+	if !strings.HasPrefix(lines[1], "::notice file=matrix.yaml,line=205,") {
+		t.Errorf("the improvement is not a notice: %s", lines[1])
+	}
+	if !strings.Contains(lines[0], "100%25") || !strings.Contains(lines[0], "%0A") {
+		t.Errorf("%% and newlines in the message must be escaped: %s", lines[0])
+	}
+	if lines[2] != "gate: 1 regression(s)" {
+		t.Errorf("verdict %q", lines[2])
+	}
+	r := sampleResult()
+	r.Head = &report.Matrix{Targets: []string{"mistral"}, Scenarios: []string{"carriers"}, Cells: []report.Cell{{Target: "mistral", Scenario: "carriers", Status: report.StatusError}}}
+	out.Reset()
+	WriteGitHub(&out, r)
+	if !strings.Contains(out.String(), "::error title=replaycheck gate incomplete::gate: 1 cell(s) could not be judged") {
+		t.Errorf("a gate with error cells must say it is incomplete:\n%s", out.String())
+	}
+}
+
+func TestJSONContract(t *testing.T) {
+	var out bytes.Buffer
+	if err := WriteJSON(&out, sampleResult()); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Base, Head  string
+		Changes     []map[string]any
+		Regressions int
+		NotJudged   int `json:"not_judged"`
+		Passed      bool
+	}
+	dec := json.NewDecoder(&out)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Passed || doc.Regressions != 1 || len(doc.Changes) != 2 || doc.Changes[0]["kind"] != Regression || doc.Changes[0]["line"] != float64(204) {
+		t.Errorf("decoded %+v", doc)
+	}
+	empty := &Result{Base: &report.Matrix{}, Head: &report.Matrix{}}
+	out.Reset()
+	WriteJSON(&out, empty)
+	if !strings.Contains(out.String(), `"changes": []`) || !strings.Contains(out.String(), `"passed": true`) {
+		t.Errorf("no change is an empty list and a pass:\n%s", out.String())
+	}
+}
