@@ -26,8 +26,8 @@ func sampleResult() *Result {
 		BasePath: "origin/main:matrix.yaml", HeadPath: "matrix.yaml", Base: m, Head: m,
 		Changes: []Change{
 			{Kind: Improvement, Target: "groq", Scenario: "carriers", Line: 205,
-				Base: cell("groq", "carriers", report.StatusAdvisory, "", ""),
-				Head: cell("groq", "carriers", report.StatusPass, "sent reasoning", ""),
+				Base:  cell("groq", "carriers", report.StatusAdvisory, "", ""),
+				Head:  cell("groq", "carriers", report.StatusPass, "sent reasoning", ""),
 				Field: "carriers +reasoning (row strict-reasoning)"},
 			{Kind: Regression, Target: "mistral", Scenario: "carriers", Line: 204,
 				Base: cell("mistral", "carriers", report.StatusPass, "", ""),
