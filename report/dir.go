@@ -21,22 +21,38 @@ var Files = []struct {
 	{"matrix.html", WriteHTML},
 }
 
-// WriteDir renders every report file, then writes them into dir, so a
-// rendering error leaves the directory as it was.
+// WriteDir renders every report file and the badges ([Badges]), then
+// writes them into dir, so a rendering error leaves the directory as it
+// was. Badges of targets no longer in the matrix are removed, so the
+// directory holds exactly what the matrix says.
 func WriteDir(dir string, m *Matrix) error {
-	rendered := make([][]byte, len(Files))
-	for i, f := range Files {
+	rendered := map[string][]byte{}
+	for _, f := range Files {
 		var b bytes.Buffer
 		if err := f.Write(&b, m); err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
-		rendered[i] = b.Bytes()
+		rendered[f.Name] = b.Bytes()
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	for _, b := range Badges(m) {
+		rendered[b.Path] = b.Badge.encode()
+	}
+	if err := os.MkdirAll(filepath.Join(dir, BadgeDir), 0o755); err != nil {
 		return err
 	}
-	for i, f := range Files {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), rendered[i], 0o644); err != nil {
+	stale, err := filepath.Glob(filepath.Join(dir, BadgeDir, "*.json"))
+	if err != nil {
+		return err
+	}
+	for _, p := range stale {
+		if _, keep := rendered[filepath.ToSlash(filepath.Join(BadgeDir, filepath.Base(p)))]; !keep {
+			if err := os.Remove(p); err != nil {
+				return err
+			}
+		}
+	}
+	for name, b := range rendered {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), b, 0o644); err != nil {
 			return err
 		}
 	}

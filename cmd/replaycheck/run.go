@@ -50,7 +50,8 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			"per scenario, each cell pass, fail, unverified, n/a, known-fail or advisory,\n"+
 			"marked sim or rec by the provenance of its cassette. It needs no key, no\n"+
 			"network and no Go toolchain. Progress goes to stderr, the matrix to stdout;\n"+
-			"--out writes matrix.md, matrix.json, junit.xml and matrix.html into a\n"+
+			"--out writes matrix.md, matrix.json, junit.xml, matrix.html and\n"+
+			"shields.io endpoint badges (badges/matrix.json, badges/<target>.json) into a\n"+
 			"directory instead. The exit code is 1 when any cell fails, a declared\n"+
 			"known failure that passes included, and 3 when any cell could not be\n"+
 			"judged (error: an unreadable cassette, say); the matrix is printed or\n"+
@@ -168,11 +169,12 @@ func checkDir(dir string) error {
 	return nil
 }
 
-// reportPaths are the paths of the report files in dir.
+// reportPaths are the paths of the report files in dir, and of its badge
+// directory.
 func reportPaths(dir string) []string {
-	paths := make([]string, len(report.Files))
-	for i, f := range report.Files {
-		paths[i] = filepath.Join(dir, f.Name)
+	paths := make([]string, 0, len(report.Files)+1)
+	for _, f := range report.Files {
+		paths = append(paths, filepath.Join(dir, f.Name))
 	}
-	return paths
+	return append(paths, filepath.Join(dir, report.BadgeDir)+string(filepath.Separator))
 }
