@@ -29,6 +29,17 @@ type Runner struct {
 	Profiles map[string]*providers.Profile
 	// CassetteDir is the cassettes/ directory.
 	CassetteDir string
+	// Engine supplies the implementation under check; nil is the reference
+	// engine in process, with Table.
+	Engine Engine
+}
+
+// Implementation names the implementation the runner checks.
+func (r *Runner) Implementation() report.Implementation {
+	if r.Engine != nil {
+		return r.Engine.Info()
+	}
+	return ReferenceInfo
 }
 
 func (r *Runner) table() *engine.Table {
@@ -50,12 +61,18 @@ func (r *Runner) Cell(ctx context.Context, t matrix.Target, sc Scenario) report.
 		cell.Status, cell.Detail, cell.Cassette = report.StatusNA, why, ""
 		return cell
 	}
-	out := r.run(ctx, t, sc, r.table(), &cell)
+	if r.Engine != nil {
+		if ok, why := r.Engine.Supports(t, sc); !ok {
+			cell.Status, cell.Detail, cell.Cassette = report.StatusNA, why, ""
+			return cell
+		}
+	}
+	out := r.run(ctx, t, sc, nil, &cell)
 	return r.judge(t, sc, cell, out)
 }
 
-// Try replays one scenario against a target's cassette with another
-// decider (a wire variant) and returns what the scenario returned: nil, a
+// Try replays one scenario against a target's cassette through the
+// reference engine with another decider (a wire variant) and returns what the scenario returned: nil, a
 // *Failure, an *engine.RefusalError carrying the provider's recorded
 // answer, or an error wrapping harness.ErrNoMatch. The conversation is
 // returned for inspection.
@@ -76,6 +93,8 @@ type outcome struct {
 	recorded int
 }
 
+// run replays one scenario: through the reference engine with decider d
+// when d is set, else through the runner's implementation.
 func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine.Decider, cell *report.Cell) outcome {
 	path := harness.Path(r.CassetteDir, t.ID, sc.Name)
 	replay, err := harness.OpenReplay(path)
@@ -97,11 +116,17 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 	}
 	defer os.RemoveAll(tmp)
 	table := r.table()
+	var impl Implementation = Reference{Table: table, Decider: d, Dir: tmp}
+	if d == nil && r.Engine != nil {
+		if impl, err = r.Engine.Open(ctx, tmp); err != nil {
+			return outcome{err: err}
+		}
+	}
 	c := &Conv{
-		Target: t, Table: table, Decider: d, Dialect: dia,
+		Target: t, Table: table, Impl: impl, Dialect: dia,
 		Client:  &http.Client{Transport: replay},
 		Session: &engine.Session{ID: t.ID},
-		Replay:  replay, TempDir: tmp,
+		Replay:  replay,
 	}
 	err = sc.Run(ctx, c)
 	return outcome{conv: c, err: err, notes: c.notes, advisory: c.advisory, misses: replay.Misses(),
@@ -112,7 +137,11 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outcome) report.Cell {
 	var failure *Failure
 	var refusal *engine.RefusalError
+	var unsupported *UnsupportedError
 	switch {
+	case errors.As(out.err, &unsupported):
+		cell.Status, cell.Detail, cell.Provenance, cell.Cassette = report.StatusNA, unsupported.Error(), "", ""
+		return cell
 	case out.err == nil:
 		cell.Status = report.StatusPass
 		cell.Detail = strings.Join(out.notes, "; ")
@@ -170,7 +199,8 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 // are empty) and returns the matrix; progress, when set, is called after
 // each cell.
 func (r *Runner) RunMatrix(ctx context.Context, targets, scenarios []string, progress func(report.Cell)) (*report.Matrix, error) {
-	m := &report.Matrix{}
+	info := r.Implementation()
+	m := &report.Matrix{Implementation: &info}
 	for _, sc := range All() {
 		if len(scenarios) == 0 || slices.Contains(scenarios, sc.Name) {
 			m.Scenarios = append(m.Scenarios, sc.Name)
