@@ -27,6 +27,8 @@ type Config struct {
 	Command []string
 	// Dir is its working directory; "" is the harness's own.
 	Dir string
+	// Env is added to the harness's environment for the implementation.
+	Env []string
 	// Timeout bounds each request, from writing it to reading the reply.
 	Timeout time.Duration
 }
@@ -95,7 +97,7 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 // start starts a process and checks its hello; the first hello names the
 // implementation, and a restarted process must name it the same way.
 func (c *Client) start(ctx context.Context) error {
-	p, err := startProcess(c.cfg.Command, c.cfg.Dir)
+	p, err := startProcess(c.cfg)
 	if err != nil {
 		return fmt.Errorf("engine protocol: start %s: %w", strings.Join(c.cfg.Command, " "), err)
 	}

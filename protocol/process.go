@@ -43,13 +43,17 @@ type lineResult struct {
 	err  error
 }
 
-// startProcess starts argv in dir with its output read line by line.
-func startProcess(argv []string, dir string) (*process, error) {
-	if len(argv) == 0 {
+// startProcess starts the configured command with its output read line
+// by line.
+func startProcess(cfg Config) (*process, error) {
+	if len(cfg.Command) == 0 {
 		return nil, errors.New("no command")
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
+	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
+	cmd.Dir = cfg.Dir
+	if len(cfg.Env) > 0 {
+		cmd.Env = append(os.Environ(), cfg.Env...)
+	}
 	setProcessGroup(cmd)
 	p := &process{cmd: cmd, lines: make(chan lineResult, 1), stderr: &tailBuffer{max: stderrTail}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr

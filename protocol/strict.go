@@ -34,7 +34,8 @@ func checkSyntax(data []byte) error {
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &se):
-			return fmt.Errorf("offset %d: %w", se.Offset, err)
+			// Offset counts the bytes read, the offending one included.
+			return fmt.Errorf("offset %d: %w", max(se.Offset-1, 0), err)
 		case errors.Is(err, io.EOF):
 			return errors.New("empty line (want a JSON object)")
 		case errors.Is(err, io.ErrUnexpectedEOF):

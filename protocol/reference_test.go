@@ -1,0 +1,51 @@
+package protocol
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
+	"github.com/replaycheck/replaycheck/report"
+	"github.com/replaycheck/replaycheck/scenario"
+)
+
+// TestReferenceOverProtocol runs one target of each dialect through the
+// reference engine twice, in process and over the protocol (a peer
+// serving it), and wants the same cells: every step survives the wire,
+// Bedrock's binary streams included. cmd/replaycheck checks the whole
+// matrix through the real connector.
+func TestReferenceOverProtocol(t *testing.T) {
+	mf, err := matrix.Load("../matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := providers.LoadDir("../providers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"deepseek", "mistral", "openrouter", "glm", "anthropic", "bedrock-converse-claude", "gemini", "copilot"}
+	runner := &scenario.Runner{Matrix: mf, Profiles: providers.ByName(list), CassetteDir: "../cassettes"}
+	want, err := runner.RunMatrix(context.Background(), ids, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Start(context.Background(), peerCommand(t, "reference"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	runner.Engine = c
+	got, err := runner.RunMatrix(context.Background(), ids, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want.Cells, got.Cells); diff != "" {
+		t.Errorf("cells through the protocol differ from in process (-want +got):\n%s", diff)
+	}
+	if got.Implementation == nil || *got.Implementation != (report.Implementation{Name: "reference-peer", Version: "1", Language: "go"}) {
+		t.Errorf("the matrix names %v, want the peer's hello", got.Implementation)
+	}
+}
