@@ -92,7 +92,10 @@ func TestPeerAnswers(t *testing.T) {
 		want   string
 		reason string
 	}{
-		{"unsupported", func(err error) bool { var u *scenario.UnsupportedError; return errors.As(err, &u) && u.Step == CmdDecide },
+		{"unsupported", func(err error) bool {
+			var u *scenario.UnsupportedError
+			return errors.As(err, &u) && u.Step == CmdDecide
+		},
 			"peer does not support the decide step: this agent routes nothing (https://example.com/issues/1)", "unsupported carries the reason and the issue"},
 		{"error", func(err error) bool { var s *StepError; return errors.As(err, &s) }, "decide: no route table loaded", "an error answer is the message, verbatim"},
 	}
