@@ -16,7 +16,7 @@ func runConnector(ctx context.Context, std *streams, args []string) error {
 			"reply per line on standard output, until bye or the end of input. It\n"+
 			"decides routes with the route table of --matrix, as run does, so\n"+
 			"`run --engine \"replaycheck connector\"` prints the same matrix as run.\n"+
-			"It is the protocol's reference peer and the template's Go twin.")
+			"Run it by hand and type requests to see the reference engine's answers.")
 	pos, err := f.parse(args)
 	if err != nil {
 		return err
