@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/scenario"
 )
@@ -37,19 +38,35 @@ func peerCommand(t *testing.T, name string) Config {
 // goodHello is the hello of every peer that gets past hello.
 const goodHello = `{"implementation":{"name":"peer","version":"1"},"protocol":1,"api_modes":["chat"]}`
 
+// crashesOnMistral is the reference engine, but the process dies when
+// asked to shape for Mistral.
+type crashesOnMistral struct{ scenario.Implementation }
+
+func (c crashesOnMistral) Shape(ctx context.Context, s *engine.Session, d engine.Decision, req engine.Request) ([]byte, error) {
+	if d.Route.Provider == "mistral" {
+		fmt.Fprintln(os.Stderr, "fatal: segmentation fault in the mistral adapter")
+		os.Exit(3)
+	}
+	return c.Implementation.Shape(ctx, s, d, req)
+}
+
 // runPeer plays one peer. "reference" serves the reference engine; the
 // others answer hello (unless their name starts with "hello-") and then
 // misbehave at the first step as their name says. Every peer exits when
 // its input ends.
 func runPeer(name string) int {
-	if name == "reference" {
+	if name == "reference" || name == "reference-crashes-on-mistral" {
 		mf, err := matrix.Load("../matrix.yaml")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
+		var impl scenario.Implementation = scenario.Reference{Table: &mf.Table}
+		if name == "reference-crashes-on-mistral" {
+			impl = crashesOnMistral{impl}
+		}
 		srv := &Server{Hello: Hello{Implementation: Implementation{Name: "reference-peer", Version: "1", Language: "go"}, Protocol: Version,
-			APIModes: []string{"chat", "anthropic", "bedrock-converse", "gemini"}}, Impl: scenario.Reference{Table: &mf.Table}}
+			APIModes: []string{"chat", "anthropic", "bedrock-converse", "gemini"}}, Impl: impl}
 		if err := srv.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,5 +48,47 @@ func TestReferenceOverProtocol(t *testing.T) {
 	}
 	if got.Implementation == nil || *got.Implementation != (report.Implementation{Name: "reference-peer", Version: "1", Language: "go"}) {
 		t.Errorf("the matrix names %v, want the peer's hello", got.Implementation)
+	}
+}
+
+// TestCrashMidRun: an implementation that dies on one target's cells
+// fails those cells as harness errors naming the step and the request;
+// every other cell is judged as in process, on a restarted process.
+func TestCrashMidRun(t *testing.T) {
+	mf, err := matrix.Load("../matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := providers.LoadDir("../providers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"deepseek", "mistral", "openrouter"}
+	runner := &scenario.Runner{Matrix: mf, Profiles: providers.ByName(list), CassetteDir: "../cassettes"}
+	want, err := runner.RunMatrix(context.Background(), ids, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Start(context.Background(), peerCommand(t, "reference-crashes-on-mistral"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	runner.Engine = c
+	got, err := runner.RunMatrix(context.Background(), ids, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crashed := regexp.MustCompile(`^harness error: engine protocol: shape request \d+: the implementation closed its output before answering \(exit status 3\); stderr: fatal: segmentation fault in the mistral adapter$`)
+	for i, g := range got.Cells {
+		w := want.Cells[i]
+		switch {
+		case g.Target != "mistral" || w.Status == report.StatusNA:
+			if diff := cmp.Diff(w, g); diff != "" {
+				t.Errorf("%s: differs from in process (-want +got):\n%s", g.ID(), diff)
+			}
+		case g.Status != report.StatusFail || !crashed.MatchString(g.Detail):
+			t.Errorf("%s = %s (%s), want a harness error naming the shape step and its request", g.ID(), g.Status, g.Detail)
+		}
 	}
 }
