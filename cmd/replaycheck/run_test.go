@@ -324,6 +324,30 @@ func BenchmarkRunWholeMatrix(b *testing.B) {
 	b.ReportMetric(float64(cells), "cells")
 }
 
+// BenchmarkRunWholeMatrixThroughConnector is BenchmarkRunWholeMatrix with
+// every engine step asked over the engine protocol of the built binary's
+// connector: the protocol's cost is the difference between the two.
+func BenchmarkRunWholeMatrixThroughConnector(b *testing.B) {
+	if _, err := os.Stat(repoCassettes); err != nil {
+		b.Skipf("no committed cassettes: %v", err)
+	}
+	args := []string{"run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--format", "json",
+		"--engine", binary + " connector --matrix " + repoMatrix}
+	var cells int
+	for b.Loop() {
+		var out, errb bytes.Buffer
+		if code := Main(args, strings.NewReader(""), &out, &errb); code != exitOK {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var m struct{ Cells []json.RawMessage }
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			b.Fatal(err)
+		}
+		cells = len(m.Cells)
+	}
+	b.ReportMetric(float64(cells), "cells")
+}
+
 // TestRunHelpListsFormats keeps the usage and the formats in step.
 func TestRunHelpListsFormats(t *testing.T) {
 	r := runMain(t, "", "run", "-h")
