@@ -19,30 +19,7 @@ import (
 // Bedrock's binary streams included. cmd/replaycheck checks the whole
 // matrix through the real connector.
 func TestReferenceOverProtocol(t *testing.T) {
-	mf, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := providers.LoadDir("../providers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := []string{"deepseek", "mistral", "openrouter", "glm", "anthropic", "bedrock-converse-claude", "gemini", "copilot"}
-	runner := &scenario.Runner{Matrix: mf, Profiles: providers.ByName(list), CassetteDir: "../cassettes"}
-	want, err := runner.RunMatrix(context.Background(), ids, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Start(context.Background(), peerCommand(t, "reference"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	runner.Engine = c
-	got, err := runner.RunMatrix(context.Background(), ids, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, got := inProcessAndOver(t, "reference", "deepseek", "mistral", "openrouter", "glm", "anthropic", "bedrock-converse-claude", "gemini", "copilot")
 	if diff := cmp.Diff(want.Cells, got.Cells); diff != "" {
 		t.Errorf("cells through the protocol differ from in process (-want +got):\n%s", diff)
 	}
@@ -55,30 +32,7 @@ func TestReferenceOverProtocol(t *testing.T) {
 // fails those cells as harness errors naming the step and the request;
 // every other cell is judged as in process, on a restarted process.
 func TestCrashMidRun(t *testing.T) {
-	mf, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := providers.LoadDir("../providers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := []string{"deepseek", "mistral", "openrouter"}
-	runner := &scenario.Runner{Matrix: mf, Profiles: providers.ByName(list), CassetteDir: "../cassettes"}
-	want, err := runner.RunMatrix(context.Background(), ids, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Start(context.Background(), peerCommand(t, "reference-crashes-on-mistral"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	runner.Engine = c
-	got, err := runner.RunMatrix(context.Background(), ids, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, got := inProcessAndOver(t, "reference-crashes-on-mistral", "deepseek", "mistral", "openrouter")
 	crashed := regexp.MustCompile(`^harness error: engine protocol: shape request \d+: the implementation closed its output before answering \(exit status 3\); stderr: fatal: segmentation fault in the mistral adapter$`)
 	for i, g := range got.Cells {
 		w := want.Cells[i]
@@ -91,4 +45,33 @@ func TestCrashMidRun(t *testing.T) {
 			t.Errorf("%s = %s (%s), want a harness error naming the shape step and its request", g.ID(), g.Status, g.Detail)
 		}
 	}
+}
+
+// inProcessAndOver runs the committed cassettes of the targets ids
+// through the reference engine in process, then through the peer over the
+// protocol, and returns both matrices.
+func inProcessAndOver(t *testing.T, peer string, ids ...string) (want, got *report.Matrix) {
+	t.Helper()
+	mf, err := matrix.Load("../matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := providers.LoadDir("../providers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := &scenario.Runner{Matrix: mf, Profiles: providers.ByName(list), CassetteDir: "../cassettes"}
+	if want, err = runner.RunMatrix(context.Background(), ids, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Start(context.Background(), peerCommand(t, peer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	runner.Engine = c
+	if got, err = runner.RunMatrix(context.Background(), ids, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	return want, got
 }

@@ -308,7 +308,12 @@ func BenchmarkRunWholeMatrix(b *testing.B) {
 	if _, err := os.Stat(repoCassettes); err != nil {
 		b.Skipf("no committed cassettes: %v", err)
 	}
-	args := []string{"run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--format", "json"}
+	benchmarkRun(b, committedRunArgs())
+}
+
+// benchmarkRun runs `replaycheck run` with args b.N times and reports the
+// cells of the matrix it prints.
+func benchmarkRun(b *testing.B, args []string) {
 	var cells int
 	for b.Loop() {
 		var out, errb bytes.Buffer
@@ -331,21 +336,7 @@ func BenchmarkRunWholeMatrixThroughConnector(b *testing.B) {
 	if _, err := os.Stat(repoCassettes); err != nil {
 		b.Skipf("no committed cassettes: %v", err)
 	}
-	args := []string{"run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--format", "json",
-		"--engine", binary + " connector --matrix " + repoMatrix}
-	var cells int
-	for b.Loop() {
-		var out, errb bytes.Buffer
-		if code := Main(args, strings.NewReader(""), &out, &errb); code != exitOK {
-			b.Fatalf("exit %d: %s", code, errb.String())
-		}
-		var m struct{ Cells []json.RawMessage }
-		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
-			b.Fatal(err)
-		}
-		cells = len(m.Cells)
-	}
-	b.ReportMetric(float64(cells), "cells")
+	benchmarkRun(b, committedRunArgs("--engine", binary+" connector --matrix "+repoMatrix))
 }
 
 // TestRunHelpListsFormats keeps the usage and the formats in step.
