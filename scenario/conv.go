@@ -23,8 +23,6 @@ import (
 // replay or a recording.
 type Conv struct {
 	Target matrix.Target
-	// Table is the route table of the reference dialect below.
-	Table *engine.Table
 	// Impl is the implementation under check; it answers every engine step.
 	Impl Implementation
 	// Dialect is the reference dialect of the target's api mode: the

@@ -123,7 +123,7 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 		}
 	}
 	c := &Conv{
-		Target: t, Table: table, Impl: impl, Dialect: dia,
+		Target: t, Impl: impl, Dialect: dia,
 		Client:  &http.Client{Transport: replay},
 		Session: &engine.Session{ID: t.ID},
 		Replay:  replay,

@@ -103,32 +103,32 @@ HANDLERS = {
 
 
 def answer(line):
-    """The reply to one request line."""
+    """The reply to one request line, and whether it was bye."""
     try:
         req = json.loads(line)
     except ValueError as e:
-        return {"id": 0, "error": {"message": "request is not JSON: %s" % e}}
-    rid = req.get("id", 0)
-    handler = HANDLERS.get(req.get("cmd"))
+        return {"id": 0, "error": {"message": "request is not JSON: %s" % e}}, False
+    rid, cmd = req.get("id", 0), req.get("cmd")
+    handler = HANDLERS.get(cmd)
     if handler is None:
-        return {"id": rid, "error": {"message": "unknown command %r" % req.get("cmd")}}
+        return {"id": rid, "error": {"message": "unknown command %r" % cmd}}, False
     try:
-        return {"id": rid, "result": handler(req)}
+        return {"id": rid, "result": handler(req)}, cmd == "bye"
     except Unsupported as e:
-        return {"id": rid, "unsupported": {"reason": str(e)}}
+        return {"id": rid, "unsupported": {"reason": str(e)}}, False
     except Exception as e:  # a step that fails answers an error; the run goes on
-        print("connector: %s: %r" % (req.get("cmd"), e), file=sys.stderr)
-        return {"id": rid, "error": {"message": "%s: %s" % (type(e).__name__, e)}}
+        print("connector: %s: %r" % (cmd, e), file=sys.stderr)
+        return {"id": rid, "error": {"message": "%s: %s" % (type(e).__name__, e)}}, False
 
 
 def main():
     for line in sys.stdin:
         if not line.strip():
             continue
-        reply = answer(line)
+        reply, bye = answer(line)
         sys.stdout.write(json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n")
         sys.stdout.flush()
-        if json.loads(line).get("cmd") == "bye":
+        if bye:
             return
 
 
