@@ -26,6 +26,17 @@ func (e *RefusalError) Error() string {
 // Unwrap makes errors.Is(err, ErrRefused) hold.
 func (e *RefusalError) Unwrap() error { return ErrRefused }
 
+// A CaptureError is an accepted response that could not be captured into
+// a stored message: the response's bytes (a recorded answer, when
+// replaying), or the capture, are at fault.
+type CaptureError struct {
+	Route string
+	Err   error
+}
+
+func (e *CaptureError) Error() string { return e.Route + ": capture: " + e.Err.Error() }
+func (e *CaptureError) Unwrap() error { return e.Err }
+
 func asErr[T error](err error, target *T) bool { return errors.As(err, target) }
 
 // NotJSON returns the error for a body that gjson refused: what "is not

@@ -51,6 +51,72 @@ type Engine struct {
 // learnt verdict, and there are only three carriers to learn.
 const maxAttempts = 4
 
+// TurnSteps are the steps of one turn that a replay implementation
+// answers: the route decision, shaping, reshaping after a refusal, capture
+// and learning from a refusal. [DialectSteps] answers them with the
+// reference dialects in process; an implementation out of process answers
+// them over the engine protocol. Every step may fail (a process can crash
+// or time out), and a failed step ends the turn with its error.
+type TurnSteps interface {
+	// Decide makes the route decision given the carriers recorded as
+	// refused for the route.
+	Decide(ctx context.Context, r Route, rejected CarrierSet) (Decision, error)
+	// Shape builds the request body for the session on the decided route.
+	Shape(ctx context.Context, s *Session, d Decision, req Request) ([]byte, error)
+	// Reshape reconciles a refused body with a new decision (SPEC §3.2).
+	Reshape(ctx context.Context, body []byte, s *Session, d Decision, req Request) ([]byte, error)
+	// Capture turns a response, whole or streamed, into a stored message.
+	Capture(ctx context.Context, r Route, resp []byte, stream bool) (Message, error)
+	// Learn inspects a refusal of the sent body; when it learns a verdict a
+	// retry can act on, it records it in s.Config and describes it.
+	Learn(ctx context.Context, s *Session, d Decision, sent []byte, status int, resp []byte) (verdict string, ok bool, err error)
+}
+
+// A Wire tells what the harness observes of a request: the path it goes
+// to and the reasoning carriers it carries. Every [Dialect] is one.
+type Wire interface {
+	Path(r Route, stream bool) string
+	Carried(body []byte) []string
+}
+
+// DialectSteps answers [TurnSteps] in process with one reference dialect
+// and a decider (a route table, or a wire variant).
+type DialectSteps struct {
+	Dialect Dialect
+	// Table is the route table the dialect learns with.
+	Table   *Table
+	Decider Decider
+}
+
+// Decide applies the decider.
+func (d DialectSteps) Decide(_ context.Context, r Route, rejected CarrierSet) (Decision, error) {
+	return d.Decider.Decide(r, rejected), nil
+}
+
+// Shape calls the dialect's Shape.
+func (d DialectSteps) Shape(_ context.Context, s *Session, dec Decision, req Request) ([]byte, error) {
+	return d.Dialect.Shape(s, dec, req)
+}
+
+// Reshape calls the dialect's Reshape.
+func (d DialectSteps) Reshape(_ context.Context, body []byte, s *Session, dec Decision, req Request) ([]byte, error) {
+	return d.Dialect.Reshape(body, s, dec, req)
+}
+
+// Capture calls the dialect's Capture or CaptureStream.
+func (d DialectSteps) Capture(_ context.Context, _ Route, resp []byte, stream bool) (Message, error) {
+	if stream {
+		return d.Dialect.CaptureStream(bytes.NewReader(resp))
+	}
+	return d.Dialect.Capture(resp)
+}
+
+// Learn calls the dialect's Learn with the table.
+func (d DialectSteps) Learn(_ context.Context, s *Session, dec Decision, sent []byte, status int, resp []byte) (string, bool, error) {
+	verdict, ok := d.Dialect.Learn(s, d.Table, dec, sent, status, resp)
+	return verdict, ok, nil
+}
+
 // Turn shapes the session for the route, sends it, and on success captures
 // the assistant answer into the session. On a refusal the dialect may learn
 // a verdict (recorded in the session's model config); the request is then
@@ -59,30 +125,39 @@ const maxAttempts = 4
 // twice and the turn never loops. Stored history is never edited, only
 // appended to.
 func (e *Engine) Turn(ctx context.Context, s *Session, r Route, dia Dialect, req Request, send Sender) (TurnResult, error) {
+	return RunTurn(ctx, DialectSteps{Dialect: dia, Table: e.Table, Decider: e.decider()}, dia, s, r, req, send, e.logger())
+}
+
+// RunTurn is the turn loop of [Engine.Turn] over any implementation's
+// steps: decide, shape, send; on success capture and append; on a refusal
+// learn, decide again, reshape and resend, once per newly learnt verdict
+// and at most [maxAttempts] requests in all. The harness owns the loop, so
+// an implementation checked out of process answers single steps and can
+// never loop. wire names each request's path and carriers; log receives
+// one record per request and per verdict.
+func RunTurn(ctx context.Context, steps TurnSteps, wire Wire, s *Session, r Route, req Request, send Sender, log *slog.Logger) (TurnResult, error) {
 	var res TurnResult
-	d := e.decider().Decide(r, s.Config.RejectedFor(r.Key()))
-	body, err := dia.Shape(s, d, req)
+	d, err := steps.Decide(ctx, r, s.Config.RejectedFor(r.Key()))
 	if err != nil {
 		return res, err
 	}
-	path := dia.Path(r, req.Stream)
+	body, err := steps.Shape(ctx, s, d, req)
+	if err != nil {
+		return res, err
+	}
+	path := wire.Path(r, req.Stream)
 	for attempt := 0; ; attempt++ {
-		ex := Exchange{Path: path, Body: body, Carried: dia.Carried(body)}
-		e.logger().Info("request", "route", routeLabel(r), "attempt", attempt+1, "carriers", strings.Join(ex.Carried, ","))
+		ex := Exchange{Path: path, Body: body, Carried: wire.Carried(body)}
+		log.Info("request", "route", routeLabel(r), "attempt", attempt+1, "carriers", strings.Join(ex.Carried, ","))
 		ex.Status, ex.Response, err = send(ctx, path, body)
 		res.Exchanges = append(res.Exchanges, ex)
 		if err != nil {
 			return res, fmt.Errorf("%s: send: %w", routeLabel(r), err)
 		}
 		if ex.Status >= 200 && ex.Status < 300 {
-			var msg Message
-			if req.Stream {
-				msg, err = dia.CaptureStream(bytes.NewReader(ex.Response))
-			} else {
-				msg, err = dia.Capture(ex.Response)
-			}
+			msg, err := steps.Capture(ctx, r, ex.Response, req.Stream)
 			if err != nil {
-				return res, fmt.Errorf("%s: capture: %w", routeLabel(r), err)
+				return res, &CaptureError{Route: routeLabel(r), Err: err}
 			}
 			s.Messages = append(s.Messages, msg)
 			res.Message = msg
@@ -92,14 +167,19 @@ func (e *Engine) Turn(ctx context.Context, s *Session, r Route, dia Dialect, req
 		if attempt+1 >= maxAttempts {
 			return res, refusal
 		}
-		verdict, ok := dia.Learn(s, e.Table, d, body, ex.Status, ex.Response)
+		verdict, ok, err := steps.Learn(ctx, s, d, body, ex.Status, ex.Response)
+		if err != nil {
+			return res, err
+		}
 		if !ok {
 			return res, refusal
 		}
 		res.Verdicts = append(res.Verdicts, verdict)
-		e.logger().Warn("verdict", "route", routeLabel(r), "verdict", verdict)
-		d = e.decider().Decide(r, s.Config.RejectedFor(r.Key()))
-		if body, err = dia.Reshape(body, s, d, req); err != nil {
+		log.Warn("verdict", "route", routeLabel(r), "verdict", verdict)
+		if d, err = steps.Decide(ctx, r, s.Config.RejectedFor(r.Key())); err != nil {
+			return res, err
+		}
+		if body, err = steps.Reshape(ctx, body, s, d, req); err != nil {
 			return res, err
 		}
 	}

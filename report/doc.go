@@ -4,8 +4,9 @@
 //
 // # Data
 //
-// A [Matrix] lists its target ids (matrix.yaml order), its scenario names (canonical order) and
-// its cells, sorted by target order, then scenario order. Each cell carries a [Status], the
+// A [Matrix] names the [Implementation] it checked (the reference engine, or an agent's replay
+// code over the engine protocol), and lists its target ids (matrix.yaml order), its scenario
+// names (canonical order) and its cells, sorted by target order, then scenario order. Each cell carries a [Status], the
 // provenance of the cassette that judged it (simulated or recorded, empty when the scenario does
 // not apply) and one paragraph of detail; cells that did not pass also carry what was expected,
 // what happened, the provider's recorded error body and the cassette path.
@@ -15,7 +16,7 @@
 //   - pass: the provider accepted the request and the scenario's assertions hold.
 //   - fail: the provider refused the request, or an invariant broke.
 //   - unverified: no recorded interaction matches this exact request; record it.
-//   - n/a: the scenario does not apply to this target.
+//   - n/a: the scenario does not apply to this target, or the implementation does not support it.
 //   - known-fail: declared failing in matrix.yaml with a reason, still run.
 //   - advisory: accepted, but the table sends less than the provider is recorded to accept and read.
 //   - error: not judged — the cell's input (a cassette, a profile) could not be read, or the

@@ -17,11 +17,12 @@ var htmlPage = template.Must(template.New("matrix.html").Parse(htmlSource))
 
 // htmlData is what html.tmpl renders.
 type htmlData struct {
-	Shape     string // "3 targets × 4 scenarios"
-	Counts    []htmlCount
-	Scenarios []string
-	Rows      []htmlRow
-	Details   []htmlCell
+	Shape          string // "3 targets × 4 scenarios"
+	Implementation *Implementation
+	Counts         []htmlCount
+	Scenarios      []string
+	Rows           []htmlRow
+	Details        []htmlCell
 }
 
 // htmlCount is one status in the counts bar and the legend.
@@ -50,8 +51,8 @@ type htmlCell struct {
 }
 
 // WriteHTML writes m as one self-contained page (matrix.html): inline CSS only, no scripts, no
-// fonts, images or links to other hosts, so it renders offline. It shows the summary and counts,
-// a legend, the colour-coded grid (one <td> per target × scenario carrying data-target,
+// fonts, images or links to other hosts, so it renders offline. It shows the summary, the
+// implementation checked (when m names it) and counts, a legend, the colour-coded grid (one <td> per target × scenario carrying data-target,
 // data-scenario and data-status, with the provenance marked per cell) and a details section.
 // Every cell that is neither pass nor n/a, and every n/a cell with a detail, links to its entry
 // (id "detail-<target>-<scenario>") giving detail, expected, actual, the provider's recorded
@@ -62,9 +63,10 @@ func WriteHTML(w io.Writer, m *Matrix) error {
 		return err
 	}
 	data := htmlData{
-		Shape:     m.shape(),
-		Scenarios: m.Scenarios,
-		Rows:      make([]htmlRow, 0, len(rows)),
+		Shape:          m.shape(),
+		Implementation: m.Implementation,
+		Scenarios:      m.Scenarios,
+		Rows:           make([]htmlRow, 0, len(rows)),
 	}
 	counts := m.Counts()
 	for _, s := range Statuses() {

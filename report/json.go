@@ -7,7 +7,8 @@ import (
 	"io"
 )
 
-// WriteJSON writes m as matrix.json: the object {"targets", "scenarios", "cells"} indented by
+// WriteJSON writes m as matrix.json: the object {"implementation", "targets", "scenarios",
+// "cells"} (implementation omitted when m names none) indented by
 // two spaces, cells in target × scenario order, empty lists as [] (never null), optional cell
 // fields omitted when empty, and <, > and & left unescaped so provider errors stay readable.
 // [ReadJSON] reads it back.
@@ -17,9 +18,10 @@ func WriteJSON(w io.Writer, m *Matrix) error {
 		return err
 	}
 	out := Matrix{
-		Targets:   append([]string{}, m.Targets...),
-		Scenarios: append([]string{}, m.Scenarios...),
-		Cells:     make([]Cell, 0, len(m.Cells)),
+		Implementation: m.Implementation,
+		Targets:        append([]string{}, m.Targets...),
+		Scenarios:      append([]string{}, m.Scenarios...),
+		Cells:          make([]Cell, 0, len(m.Cells)),
 	}
 	for _, row := range rows {
 		out.Cells = append(out.Cells, row...)

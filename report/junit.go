@@ -21,12 +21,38 @@ type junitSuites struct {
 
 // junitSuite is one scenario.
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name       string           `xml:"name,attr"`
+	Tests      int              `xml:"tests,attr"`
+	Failures   int              `xml:"failures,attr"`
+	Errors     int              `xml:"errors,attr"`
+	Skipped    int              `xml:"skipped,attr"`
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Cases      []junitCase      `xml:"testcase"`
+}
+
+// junitProperties are a suite's properties: the implementation checked.
+type junitProperties struct {
+	Property []junitProperty `xml:"property"`
+}
+
+// junitProperty is one name = value property.
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+// implementationProperties returns the properties naming the implementation, or nil.
+func implementationProperties(i *Implementation) *junitProperties {
+	if i == nil {
+		return nil
+	}
+	p := &junitProperties{}
+	for _, kv := range [][2]string{{"name", i.Name}, {"version", i.Version}, {"language", i.Language}, {"homepage", i.Homepage}} {
+		if kv[1] != "" {
+			p.Property = append(p.Property, junitProperty{Name: "implementation." + kv[0], Value: kv[1]})
+		}
+	}
+	return p
 }
 
 // junitCase is one target × scenario cell.
@@ -65,6 +91,8 @@ type junitText struct {
 // pass, known-fail and advisory cells pass, with a <system-out> note giving status, provenance
 // and detail. The tests, failures, errors and skipped attributes count the cells below them; no
 // timestamps or durations are written.
+// When m names its implementation, every suite carries it as implementation.name,
+// implementation.version (and language, homepage) properties.
 func WriteJUnit(w io.Writer, m *Matrix) error {
 	rows, err := m.grid()
 	if err != nil {
@@ -72,7 +100,7 @@ func WriteJUnit(w io.Writer, m *Matrix) error {
 	}
 	root := junitSuites{Name: "replaycheck", Suites: make([]junitSuite, 0, len(m.Scenarios))}
 	for j, scenario := range m.Scenarios {
-		suite := junitSuite{Name: scenario, Cases: make([]junitCase, 0, len(rows))}
+		suite := junitSuite{Name: scenario, Properties: implementationProperties(m.Implementation), Cases: make([]junitCase, 0, len(rows))}
 		for _, row := range rows {
 			tc := junitTestCase(row[j])
 			suite.Tests++

@@ -7,9 +7,30 @@ import (
 
 // Matrix is the route-by-route result: targets × scenarios.
 type Matrix struct {
-	Targets   []string `json:"targets"`   // target ids, in matrix.yaml order
-	Scenarios []string `json:"scenarios"` // scenario names, canonical order
-	Cells     []Cell   `json:"cells"`     // sorted by target order, then scenario order
+	// Implementation names the replay implementation checked: the reference
+	// engine, or an agent's own code over the engine protocol.
+	Implementation *Implementation `json:"implementation,omitempty"`
+	Targets        []string        `json:"targets"`   // target ids, in matrix.yaml order
+	Scenarios      []string        `json:"scenarios"` // scenario names, canonical order
+	Cells          []Cell          `json:"cells"`     // sorted by target order, then scenario order
+}
+
+// Implementation names a replay implementation, as it names itself in the
+// engine protocol's hello.
+type Implementation struct {
+	Name     string `json:"name"`               // e.g. replaycheck-reference
+	Version  string `json:"version"`            // the implementation's own version
+	Language string `json:"language,omitempty"` // e.g. go, python
+	Homepage string `json:"homepage,omitempty"` // where the implementation lives
+}
+
+// String renders "name version (language)".
+func (i Implementation) String() string {
+	s := i.Name + " " + i.Version
+	if i.Language != "" {
+		s += " (" + i.Language + ")"
+	}
+	return s
 }
 
 // Cell is the outcome of one scenario against one target.

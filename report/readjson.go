@@ -19,9 +19,10 @@ func ReadJSON(r io.Reader) (*Matrix, error) {
 		return nil, fmt.Errorf("read matrix: %w", err)
 	}
 	var doc struct {
-		Targets   *[]string `json:"targets"`
-		Scenarios *[]string `json:"scenarios"`
-		Cells     *[]Cell   `json:"cells"`
+		Implementation *Implementation `json:"implementation"`
+		Targets        *[]string       `json:"targets"`
+		Scenarios      *[]string       `json:"scenarios"`
+		Cells          *[]Cell         `json:"cells"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -40,7 +41,7 @@ func ReadJSON(r io.Reader) (*Matrix, error) {
 	case doc.Cells == nil:
 		return nil, errors.New("cells: missing or null (want an array of cells)")
 	}
-	m := &Matrix{Targets: *doc.Targets, Scenarios: *doc.Scenarios, Cells: *doc.Cells}
+	m := &Matrix{Implementation: doc.Implementation, Targets: *doc.Targets, Scenarios: *doc.Scenarios, Cells: *doc.Cells}
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}

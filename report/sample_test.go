@@ -12,12 +12,15 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// sampleMatrix returns a fixed 4 × 4 matrix with every status, both provenances, an
-// unverified cell and an error cell without provenance, n/a cells with and without detail, and text that needs
+// sampleMatrix returns a fixed 4 × 4 matrix naming its implementation, with every status, both
+// provenances, an unverified cell and an error cell without provenance, n/a cells with and
+// without detail, and text that needs
 // escaping in every format (<, &, quotes, backticks, CRLF, multi-line bodies). The provider
 // error bodies are written for this test, not copied from any provider.
 func sampleMatrix() *Matrix {
 	return &Matrix{
+		Implementation: &Implementation{Name: "acme-agent", Version: "0.3.1 <beta> & co", Language: "python",
+			Homepage: "https://example.com/acme?x=1&y=2"},
 		Targets:   []string{"deepseek", "mistral", "anthropic", "bedrock-converse-claude"},
 		Scenarios: []string{"carriers", "missing-echo", "strict-schema", "signed-roundtrip"},
 		Cells: []Cell{

@@ -21,7 +21,8 @@ var ansi = map[Status]string{
 
 // WriteTable writes m as a terminal grid: a header of scenario names, one line per target with
 // columns sized to the widest id or cell text, then one line per cell that is neither pass nor
-// n/a ("<target>/<scenario>: FAIL (simulated): <detail>"), then the summary line. With color set
+// n/a ("<target>/<scenario>: FAIL (simulated): <detail>"), then the implementation checked (when
+// m names it) and the summary line. With color set
 // the statuses are coloured with ANSI escapes; without it the output is plain text.
 func WriteTable(w io.Writer, m *Matrix, color bool) error {
 	rows, err := m.grid()
@@ -77,6 +78,9 @@ func WriteTable(w io.Writer, m *Matrix, color bool) error {
 			}
 			b.WriteString(line + "\n")
 		}
+	}
+	if i := m.Implementation; i != nil {
+		b.WriteString("\nimplementation: " + printable(i.String()))
 	}
 	b.WriteString("\n" + m.Summary() + "\n")
 	if _, err := w.Write(b.Bytes()); err != nil {

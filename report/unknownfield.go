@@ -9,10 +9,12 @@ import (
 	"strings"
 )
 
-// matrixKeys and cellKeys are the JSON object keys [ReadJSON] accepts, taken from the struct tags.
+// matrixKeys, implementationKeys and cellKeys are the JSON object keys [ReadJSON] accepts,
+// taken from the struct tags.
 var (
-	matrixKeys = jsonKeys(reflect.TypeFor[Matrix]())
-	cellKeys   = jsonKeys(reflect.TypeFor[Cell]())
+	matrixKeys         = jsonKeys(reflect.TypeFor[Matrix]())
+	implementationKeys = jsonKeys(reflect.TypeFor[Implementation]())
+	cellKeys           = jsonKeys(reflect.TypeFor[Cell]())
 )
 
 // jsonKeys returns the JSON names of a struct type's fields.
@@ -41,6 +43,13 @@ func findUnknownField(data []byte) (path string, at int64, found bool) {
 		}
 		if !knownKey(matrixKeys, key) {
 			return key, at, true
+		}
+		if strings.EqualFold(key, "implementation") {
+			path, at, found, ok := unknownInObject(dec, data, implementationKeys)
+			if !ok || found {
+				return "implementation." + path, at, found
+			}
+			continue
 		}
 		if !strings.EqualFold(key, "cells") {
 			if !skipValue(dec) {
@@ -83,6 +92,32 @@ func findUnknownField(data []byte) (path string, at int64, found bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// unknownInObject reads one object value (or null) and returns the first key not in keys;
+// ok is false when the value is not an object or is malformed.
+func unknownInObject(dec *json.Decoder, data []byte, keys []string) (key string, at int64, found, ok bool) {
+	tok, err := dec.Token()
+	if err != nil || tok == nil {
+		return "", 0, false, err == nil
+	}
+	if tok != json.Delim('{') {
+		return "", 0, false, false
+	}
+	for dec.More() {
+		key, at, ok := nextKey(dec, data)
+		if !ok {
+			return "", 0, false, false
+		}
+		if !knownKey(keys, key) {
+			return key, at, true, true
+		}
+		if !skipValue(dec) {
+			return "", 0, false, false
+		}
+	}
+	_, err = dec.Token() // '}'
+	return "", 0, false, err == nil
 }
 
 // nextKey reads an object key and returns it with the byte index of its opening quote.

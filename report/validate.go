@@ -16,9 +16,15 @@ import (
 //     for unverified and error cells (no cassette, or none that could be read, to judge by).
 //  4. Every target × scenario has a cell.
 //  5. No two cells share a detail anchor ([Cell.Anchor]).
+//  6. When the matrix names its implementation, the name and version are
+//     non-empty single lines, and so are the language and homepage when
+//     given.
 //
 // The order of m.Cells is not checked: renderers walk targets × scenarios.
 func (m *Matrix) Validate() error {
+	if err := m.Implementation.check(); err != nil {
+		return err
+	}
 	targets, err := checkIDs("targets", m.Targets)
 	if err != nil {
 		return err
@@ -123,4 +129,23 @@ func statusList() string {
 		names = append(names, string(s))
 	}
 	return strings.Join(names, ", ")
+}
+
+// check applies rule 6 of [Matrix.Validate]; a nil implementation passes.
+func (i *Implementation) check() error {
+	if i == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		name, value string
+		required    bool
+	}{{"name", i.Name, true}, {"version", i.Version, true}, {"language", i.Language, false}, {"homepage", i.Homepage, false}} {
+		switch {
+		case strings.TrimSpace(f.value) == "" && f.required:
+			return fmt.Errorf("implementation.%s: empty (want the implementation's %s)", f.name, f.name)
+		case strings.ContainsAny(f.value, "\r\n"):
+			return fmt.Errorf("implementation.%s: %q is not one line", f.name, f.value)
+		}
+	}
+	return nil
 }

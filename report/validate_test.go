@@ -17,6 +17,12 @@ func TestValidate(t *testing.T) {
 	}{
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}}, "", "a complete matrix is valid"},
 		{Matrix{}, "", "an empty matrix is valid"},
+		{Matrix{Implementation: &Implementation{Name: "acme-agent", Version: "0.3.1"}}, "", "an implementation needs a name and a version"},
+		{Matrix{Implementation: &Implementation{Name: "acme-agent"}}, "implementation.version: empty", "an implementation names its version"},
+		{Matrix{Implementation: &Implementation{Name: "acme\nagent", Version: "1"}}, `implementation.name: "acme\nagent" is not one line`,
+			"an implementation's name is one line"},
+		{Matrix{Implementation: &Implementation{Name: "a", Version: "1", Homepage: "x\ry"}}, `implementation.homepage: "x\ry" is not one line`,
+			"optional fields are one line too"},
 		{Matrix{Targets: []string{"gemini-2.5_pro"}, Scenarios: []string{"x"}, Cells: []Cell{cell("gemini-2.5_pro", "x", StatusNA, "")}},
 			"", "ids may join words with dots and underscores"},
 		{Matrix{Targets: []string{"a", "Bad Id"}, Scenarios: []string{"x"}},

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 
-	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/internal/jsondiff"
 )
 
@@ -16,12 +15,15 @@ var branch = Scenario{
 		if _, err := toolCall(ctx, c, questions[0]); err != nil {
 			return err
 		}
-		b := engine.Branch(c.Session, "branch")
-		parent, err := c.Shape(c.Session, false)
+		b, err := c.Impl.Branch(ctx, c.Session, "branch")
 		if err != nil {
 			return err
 		}
-		child, err := c.Shape(b, false)
+		parent, err := c.Shape(ctx, c.Session, false)
+		if err != nil {
+			return err
+		}
+		child, err := c.Shape(ctx, b, false)
 		if err != nil {
 			return err
 		}

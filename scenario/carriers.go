@@ -23,7 +23,7 @@ var carriers = Scenario{
 		}
 		c.Note("sent %s", orNone(answer.Exchanges[0].Carried))
 		if c.Replaying() {
-			c.adviseIfMoreRead(before, answer.Message)
+			return c.adviseIfMoreRead(ctx, before, answer.Message)
 		}
 		return nil
 	},
@@ -33,15 +33,17 @@ var carriers = Scenario{
 // accepting the same request with one more carrier than the route sends,
 // and reading it: its recorded answer states earlier reasoning that the
 // route's own answer does not. A carrier accepted but ignored is no reason
-// to send it.
-func (c *Conv) adviseIfMoreRead(before *engine.Session, got engine.Message) {
-	d := c.Decider.Decide(c.Target.Route, before.Config.RejectedFor(c.Target.Route.Key()))
-	if d.Native {
-		return
+// to send it. The decision is the implementation's; the wire variants are
+// shaped and their recorded answers captured by the reference dialect,
+// since they judge the decision, not the implementation's shaping.
+func (c *Conv) adviseIfMoreRead(ctx context.Context, before *engine.Session, got engine.Message) error {
+	d, err := c.DecisionFor(ctx, before)
+	if err != nil || d.Native {
+		return err
 	}
 	base, err := c.Dialect.Shape(before, d, c.Request(false))
 	if err != nil {
-		return
+		return nil
 	}
 	seen := len(memos(memoInAnswer, answerText(got)))
 	var more []string
@@ -66,6 +68,7 @@ func (c *Conv) adviseIfMoreRead(before *engine.Session, got engine.Message) {
 	if len(more) > 0 {
 		c.Advise("the route sends %s; the provider is recorded accepting and reading %s as well", d.Carriers, strings.Join(more, ", "))
 	}
+	return nil
 }
 
 func (c *Conv) path() string {

@@ -19,13 +19,27 @@ var compaction = Scenario{
 				return err
 			}
 		}
-		d := c.Decision()
-		threshold := engine.Estimate(c.Session.Messages, d) * 3 / 4
-		res := engine.Compact(c.Session, d, engine.CompactOptions{Threshold: threshold})
+		d, err := c.Decision(ctx)
+		if err != nil {
+			return err
+		}
+		estimate, err := c.Impl.Estimate(ctx, c.Session, d)
+		if err != nil {
+			return err
+		}
+		threshold := estimate * 3 / 4
+		res, err := c.Impl.Compact(ctx, c.Session, d, threshold)
+		if err != nil {
+			return err
+		}
 		if res.Dropped == 0 || res.CannotShrink || res.After > threshold {
 			return fail("compaction", fmt.Sprintf("one pass under the threshold %d", threshold), fmt.Sprintf("dropped %d messages, estimate %d, cannot shrink %v", res.Dropped, res.After, res.CannotShrink))
 		}
-		if again := engine.Compact(res.Session, d, engine.CompactOptions{Threshold: threshold}); again.Dropped != 0 || again.CannotShrink {
+		again, err := c.Impl.Compact(ctx, res.Session, d, threshold)
+		if err != nil {
+			return err
+		}
+		if again.Dropped != 0 || again.CannotShrink {
 			return fail("a second compaction of the unchanged history", "no work", fmt.Sprintf("dropped %d more, cannot shrink %v", again.Dropped, again.CannotShrink))
 		}
 		var kept, dropped []string

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"sort"
@@ -17,21 +18,27 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// A Conv is one scenario run: a session driven through the engine against
-// one target, over an HTTP client whose transport is a cassette replay or a
-// recording.
+// A Conv is one scenario run: a session driven through an implementation
+// against one target, over an HTTP client whose transport is a cassette
+// replay or a recording.
 type Conv struct {
-	Target  matrix.Target
-	Table   *engine.Table
-	Decider engine.Decider
+	Target matrix.Target
+	// Impl is the implementation under check; it answers every engine step.
+	Impl Implementation
+	// Dialect is the reference dialect of the target's api mode: the
+	// harness's own eyes on the wire (request paths, the carriers a body
+	// carries) and the shaper of the wire variants it asks the cassette
+	// about.
 	Dialect engine.Dialect
 	Client  *http.Client
 	Session *engine.Session
 	// Replay is the cassette being replayed, nil while recording.
 	Replay *harness.Replay
-	// TempDir holds the session store of resume-style scenarios.
-	TempDir string
 
+	// restate, when set, rewrites every decision the implementation makes,
+	// given the carriers recorded as refused (the fallback script's stale
+	// row).
+	restate  func(d engine.Decision, rejected engine.CarrierSet) engine.Decision
 	notes    []string
 	advisory string
 	// Exchanges are every request the conversation sent, in order.
@@ -45,11 +52,40 @@ var lookupTool = engine.Tool{
 	Parameters:  json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`),
 }
 
-func (c *Conv) engine() *engine.Engine { return &engine.Engine{Table: c.Table, Decider: c.Decider} }
+// discard is the log of scenario turns.
+var discard = slog.New(slog.DiscardHandler)
 
-// Decision is the route decision for the session as it stands.
-func (c *Conv) Decision() engine.Decision {
-	return c.Decider.Decide(c.Target.Route, c.Session.Config.RejectedFor(c.Target.Route.Key()))
+// restated is an implementation whose decisions the conversation rewrites.
+type restated struct {
+	Implementation
+	restate func(d engine.Decision, rejected engine.CarrierSet) engine.Decision
+}
+
+// Decide asks the implementation, then rewrites its decision.
+func (r restated) Decide(ctx context.Context, rt engine.Route, rejected engine.CarrierSet) (engine.Decision, error) {
+	d, err := r.Implementation.Decide(ctx, rt, rejected)
+	if err != nil {
+		return d, err
+	}
+	return r.restate(d, rejected), nil
+}
+
+// impl is the implementation with the conversation's restatement applied.
+func (c *Conv) impl() Implementation {
+	if c.restate == nil {
+		return c.Impl
+	}
+	return restated{c.Impl, c.restate}
+}
+
+// DecisionFor is the route decision for a session as it stands.
+func (c *Conv) DecisionFor(ctx context.Context, s *engine.Session) (engine.Decision, error) {
+	return c.impl().Decide(ctx, c.Target.Route, s.Config.RejectedFor(c.Target.Route.Key()))
+}
+
+// Decision is the route decision for the conversation's session.
+func (c *Conv) Decision(ctx context.Context) (engine.Decision, error) {
+	return c.DecisionFor(ctx, c.Session)
 }
 
 // Request is the request options of every scenario turn.
@@ -75,22 +111,26 @@ func (c *Conv) ToolResult(text string) error {
 	return nil
 }
 
-// Turn runs one engine turn on the session.
+// Turn runs one turn on the session.
 func (c *Conv) Turn(ctx context.Context, stream bool) (engine.TurnResult, error) {
 	return c.TurnOn(ctx, c.Session, stream)
 }
 
-// TurnOn runs one engine turn on another session of the same target.
+// TurnOn runs one turn on another session of the same target: the
+// harness's turn loop over the implementation's steps.
 func (c *Conv) TurnOn(ctx context.Context, s *engine.Session, stream bool) (engine.TurnResult, error) {
-	res, err := c.engine().Turn(ctx, s, c.Target.Route, c.Dialect, c.Request(stream), c.send)
+	res, err := engine.RunTurn(ctx, c.impl(), c.Dialect, s, c.Target.Route, c.Request(stream), c.send, discard)
 	c.Exchanges = append(c.Exchanges, res.Exchanges...)
 	return res, err
 }
 
-// Shape returns the body the engine would send for s now.
-func (c *Conv) Shape(s *engine.Session, stream bool) ([]byte, error) {
-	d := c.Decider.Decide(c.Target.Route, s.Config.RejectedFor(c.Target.Route.Key()))
-	return c.Dialect.Shape(s, d, c.Request(stream))
+// Shape returns the body the implementation would send for s now.
+func (c *Conv) Shape(ctx context.Context, s *engine.Session, stream bool) ([]byte, error) {
+	d, err := c.DecisionFor(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return c.impl().Shape(ctx, s, d, c.Request(stream))
 }
 
 // send posts a body to the target's base URL + path.

@@ -22,6 +22,16 @@ type InputError struct{ Err error }
 func (e *InputError) Error() string { return e.Err.Error() }
 func (e *InputError) Unwrap() error { return e.Err }
 
+// A StepFailure is an implementation's own answer that one of its steps
+// failed (a connector's error reply): a judgement of the implementation,
+// so the cell fails, unlike a crash or a malformed reply, which leaves it
+// not judged.
+type StepFailure interface {
+	error
+	// FailedStep names the step, e.g. "shape".
+	FailedStep() string
+}
+
 func fail(what, expected, actual string) error {
 	return &Failure{What: what, Expected: expected, Actual: actual}
 }

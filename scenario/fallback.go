@@ -3,21 +3,18 @@ package scenario
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/replaycheck/replaycheck/engine"
-	"github.com/replaycheck/replaycheck/engine/store"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/providers"
 )
 
-// staleDecider plays a stale route row that sends every standard carrier,
-// so that the provider's refusal must be learnt at run time.
-type staleDecider struct{ engine.Decider }
-
-func (s staleDecider) Decide(r engine.Route, rejected engine.CarrierSet) engine.Decision {
-	d := s.Decider.Decide(r, 0)
+// staleRow plays a stale route row that sends every standard carrier, so
+// that the provider's refusal must be learnt at run time: the decision
+// keeps everything but its carriers, which become every carrier less those
+// recorded as refused, padded on a must-echo family while RC is one.
+func staleRow(d engine.Decision, rejected engine.CarrierSet) engine.Decision {
 	all := engine.NewCarrierSet(engine.AllCarriers...)
 	d.Rejected = all.Intersect(rejected)
 	d.Carriers = all.Minus(rejected)
@@ -38,7 +35,7 @@ var fallback = Scenario{
 		return false, "the provider refuses no standard carrier, so there is nothing to learn"
 	},
 	Run: func(ctx context.Context, c *Conv) error {
-		c.Decider = staleDecider{c.Decider}
+		c.restate = staleRow
 		c.User(questions[0])
 		c.Session.Messages = append(c.Session.Messages, foreignTurn())
 		if err := c.ToolResult("The cache TTL is 0 in CI."); err != nil {
@@ -54,7 +51,7 @@ var fallback = Scenario{
 		learnt := c.Session.Config.RejectedFor(c.Target.Route.Key())
 		c.Note("learnt %s from the refusal and retried once", learnt)
 
-		resumed, err := persistAndReload(ctx, c)
+		resumed, err := c.Impl.Reload(ctx, c.Session)
 		if err != nil {
 			return err
 		}
@@ -73,30 +70,4 @@ var fallback = Scenario{
 		}
 		return nil
 	},
-}
-
-// persistAndReload stores the session in a SQLite file, closes it, opens
-// it again and loads the session: resume as the agent does it.
-func persistAndReload(ctx context.Context, c *Conv) (*engine.Session, error) {
-	path := filepath.Join(c.TempDir, "sessions.db")
-	st, err := store.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	s := c.Session.Clone()
-	if s.ID == "" {
-		s.ID = c.Target.ID
-	}
-	if err := st.Save(ctx, s); err != nil {
-		st.Close()
-		return nil, err
-	}
-	if err := st.Close(); err != nil {
-		return nil, err
-	}
-	if st, err = store.Open(path); err != nil {
-		return nil, err
-	}
-	defer st.Close()
-	return st.Load(ctx, s.ID)
 }

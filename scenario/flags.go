@@ -35,7 +35,11 @@ var flags = Scenario{
 				return fail("the answer to the second question", "the first question's reasoning still in context (memo:"+memo+"): the vendor keep-thinking flag must travel with the request", answerText(second.Message))
 			}
 		}
-		c.Note("flags %s; the answer still sees the first turn's reasoning", strings.Join(c.Decision().FlagIDs, ", "))
+		d, err := c.Decision(ctx)
+		if err != nil {
+			return err
+		}
+		c.Note("flags %s; the answer still sees the first turn's reasoning", strings.Join(d.FlagIDs, ", "))
 		return nil
 	},
 }

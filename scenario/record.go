@@ -93,10 +93,10 @@ func Record(ctx context.Context, t matrix.Target, table *engine.Table, sc Scenar
 	}
 	for i, v := range Variants(table, t.Route) {
 		c := &Conv{
-			Target: t, Table: table, Decider: v, Dialect: dia,
+			Target: t, Dialect: dia,
+			Impl:    Reference{Table: table, Decider: v, Dir: tmp},
 			Client:  &http.Client{Transport: rec},
 			Session: &engine.Session{ID: fmt.Sprintf("%s-%d", t.ID, i)},
-			TempDir: tmp,
 		}
 		if err := sc.Run(ctx, c); err != nil && isTransportError(err) {
 			rec.Abort()

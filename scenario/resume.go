@@ -15,15 +15,15 @@ var resume = Scenario{
 		if _, err := toolCall(ctx, c, questions[0]); err != nil {
 			return err
 		}
-		resumed, err := persistAndReload(ctx, c)
+		resumed, err := c.Impl.Reload(ctx, c.Session)
 		if err != nil {
 			return err
 		}
-		live, err := c.Shape(c.Session, false)
+		live, err := c.Shape(ctx, c.Session, false)
 		if err != nil {
 			return err
 		}
-		again, err := c.Shape(resumed, false)
+		again, err := c.Shape(ctx, resumed, false)
 		if err != nil {
 			return err
 		}

@@ -29,6 +29,17 @@ type Runner struct {
 	Profiles map[string]*providers.Profile
 	// CassetteDir is the cassettes/ directory.
 	CassetteDir string
+	// Engine supplies the implementation under check; nil is the reference
+	// engine in process, with Table.
+	Engine Engine
+}
+
+// Implementation names the implementation the runner checks.
+func (r *Runner) Implementation() report.Implementation {
+	if r.Engine != nil {
+		return r.Engine.Info()
+	}
+	return ReferenceInfo
 }
 
 func (r *Runner) table() *engine.Table {
@@ -51,12 +62,18 @@ func (r *Runner) Cell(ctx context.Context, t matrix.Target, sc Scenario) report.
 		cell.Status, cell.Detail, cell.Cassette = report.StatusNA, why, ""
 		return cell
 	}
-	out := r.run(ctx, t, sc, r.table(), &cell)
+	if r.Engine != nil {
+		if ok, why := r.Engine.Supports(t, sc); !ok {
+			cell.Status, cell.Detail, cell.Cassette = report.StatusNA, why, ""
+			return cell
+		}
+	}
+	out := r.run(ctx, t, sc, nil, &cell)
 	return r.judge(t, sc, cell, out)
 }
 
-// Try replays one scenario against a target's cassette with another
-// decider (a wire variant) and returns what the scenario returned: nil, a
+// Try replays one scenario against a target's cassette through the
+// reference engine with another decider (a wire variant) and returns what the scenario returned: nil, a
 // *Failure, an *engine.RefusalError carrying the provider's recorded
 // answer, or an error wrapping harness.ErrNoMatch. The conversation is
 // returned for inspection.
@@ -77,6 +94,8 @@ type outcome struct {
 	recorded int
 }
 
+// run replays one scenario: through the reference engine with decider d
+// when d is set, else through the runner's implementation.
 func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine.Decider, cell *report.Cell) outcome {
 	path := harness.Path(r.CassetteDir, t.ID, sc.Name)
 	replay, err := harness.OpenReplay(path)
@@ -101,36 +120,39 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 	}
 	defer os.RemoveAll(tmp)
 	table := r.table()
+	var impl Implementation = Reference{Table: table, Decider: d, Dir: tmp}
+	if d == nil && r.Engine != nil {
+		if impl, err = r.Engine.Open(ctx, tmp); err != nil {
+			return outcome{err: err}
+		}
+	}
 	c := &Conv{
-		Target: t, Table: table, Decider: d, Dialect: dia,
+		Target: t, Impl: impl, Dialect: dia,
 		Client:  &http.Client{Transport: replay},
 		Session: &engine.Session{ID: t.ID},
-		Replay:  replay, TempDir: tmp,
+		Replay:  replay,
 	}
 	err = sc.Run(ctx, c)
-	if i := replay.LastServed(); err != nil && i >= 0 && !isJudgement(err) {
-		// Anything but a judgement went wrong after the cassette answered:
-		// name the answer, so a corrupt recorded body is found by its index.
-		err = &InputError{Err: fmt.Errorf("%s: interaction %d (the last answer replayed): %w", path, i, err)}
+	var capture *engine.CaptureError
+	if _, reference := impl.(Reference); reference && errors.As(err, &capture) {
+		// The reference engine could not capture a recorded answer: name
+		// it, so a corrupt recorded body is found by its index.
+		err = &InputError{Err: fmt.Errorf("%s: interaction %d (the last answer replayed): %w", path, replay.LastServed(), err)}
 	}
 	return outcome{conv: c, err: err, notes: c.notes, advisory: c.advisory, misses: replay.Misses(),
 		unused: len(replay.Unused()), recorded: len(replay.File.Interactions)}
-}
-
-// isJudgement reports whether a scenario's error is a verdict on the route
-// table (a refusal, a broken assertion, a request with no recorded answer)
-// rather than a harness error.
-func isJudgement(err error) bool {
-	var failure *Failure
-	var refusal *engine.RefusalError
-	return errors.As(err, &failure) || errors.As(err, &refusal) || errors.Is(err, harness.ErrNoMatch)
 }
 
 // judge turns an outcome into a cell, applying declared known failures.
 func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outcome) report.Cell {
 	var failure *Failure
 	var refusal *engine.RefusalError
+	var unsupported *UnsupportedError
+	var stepFailed StepFailure
 	switch {
+	case errors.As(out.err, &unsupported):
+		cell.Status, cell.Detail, cell.Provenance, cell.Cassette = report.StatusNA, unsupported.Error(), "", ""
+		return cell
 	case out.err == nil:
 		cell.Status = report.StatusPass
 		cell.Detail = strings.Join(out.notes, "; ")
@@ -164,6 +186,9 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 		if strings.Contains(failure.Actual, "refused") {
 			cell.ProviderError = failure.Actual
 		}
+	case errors.As(out.err, &stepFailed):
+		cell.Status = report.StatusFail
+		cell.Detail = fmt.Sprintf("the implementation failed its %s step: %s", stepFailed.FailedStep(), stepFailed.Error())
 	default:
 		cell.Status = report.StatusError
 		cell.Detail = "harness error: " + out.err.Error()
@@ -195,7 +220,8 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 // are empty) and returns the matrix; progress, when set, is called after
 // each cell.
 func (r *Runner) RunMatrix(ctx context.Context, targets, scenarios []string, progress func(report.Cell)) (*report.Matrix, error) {
-	m := &report.Matrix{}
+	info := r.Implementation()
+	m := &report.Matrix{Implementation: &info}
 	for _, sc := range All() {
 		if len(scenarios) == 0 || slices.Contains(scenarios, sc.Name) {
 			m.Scenarios = append(m.Scenarios, sc.Name)

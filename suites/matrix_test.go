@@ -26,12 +26,13 @@ const cellEntry = "cell"
 // root.
 const committedMatrix = "reports/matrix.json"
 
-// collectMatrix builds the matrix from the cells the specs attached: every
-// target of matrix.yaml in file order, every scenario in scenario.All()
+// collectMatrix builds the matrix from the cells the specs attached,
+// naming the implementation checked: every target of matrix.yaml in file
+// order, every scenario in scenario.All()
 // order, and the cells that ran, sorted the same way. Specs filtered out
 // leave their cells missing, which [report.Matrix.Validate] reports.
-func collectMatrix(r types.Report, targets []matrix.Target) (*report.Matrix, error) {
-	m := &report.Matrix{}
+func collectMatrix(r types.Report, targets []matrix.Target, impl report.Implementation) (*report.Matrix, error) {
+	m := &report.Matrix{Implementation: &impl}
 	for _, t := range targets {
 		m.Targets = append(m.Targets, t.ID)
 	}

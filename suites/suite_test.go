@@ -108,7 +108,7 @@ var _ = ReportAfterSuite("the route-by-route matrix", func(r Report) {
 	if runner == nil {
 		return // TestSuites failed before RunSpecs
 	}
-	m, err := collectMatrix(r, runner.Matrix.Targets)
+	m, err := collectMatrix(r, runner.Matrix.Targets, runner.Implementation())
 	Expect(err).NotTo(HaveOccurred())
 	if len(m.Cells) == 0 {
 		Fail("no spec ran: the matrix is empty (check the label filter and matrix.yaml's targets)")

@@ -21,6 +21,7 @@ var commands = []command{
 	{"probe", "record a new provider, infer what it accepts, propose its row", runProbe},
 	{"record", "record cassettes: every wire variant of a target's scenarios", runRecord},
 	{"serve", "run a provider profile's simulator on loopback", runServe},
+	{"connector", "serve the reference engine over the engine protocol (stdin/stdout)", runConnector},
 	{"lint", "check cassettes: provenance, coverage, no credentials", runLint},
 	{"explain", "show the route decision for a route, and why", runExplain},
 	{"shape", "print the request body a session becomes on a route", runShape},

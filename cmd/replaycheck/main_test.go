@@ -82,6 +82,7 @@ func TestHelp(t *testing.T) {
 		{reason: "explain -h prints its flags", golden: "help-explain.txt", args: []string{"explain", "-h"}},
 		{reason: "shape -h prints its flags", golden: "help-shape.txt", args: []string{"shape", "-h"}},
 		{reason: "capture -h prints its flags", golden: "help-capture.txt", args: []string{"capture", "--help"}},
+		{reason: "connector -h says what it serves", golden: "help-connector.txt", args: []string{"connector", "-h"}},
 		{reason: "help session lists its subcommands", golden: "help-session.txt", args: []string{"help", "session"}},
 		{reason: "help session show prints its flags", golden: "help-session-show.txt", args: []string{"help", "session", "show"}},
 	})

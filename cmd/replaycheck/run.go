@@ -44,7 +44,7 @@ func ignoreColor(write func(io.Writer, *report.Matrix) error) matrixWriter {
 
 func runRun(ctx context.Context, std *streams, args []string) error {
 	f := newFlags("run",
-		"run [--target ID]... [--scenario S]... [--format table|md|json|junit|html] [--out DIR] [--cassettes DIR] [--providers DIR] [--color]",
+		"run [--target ID]... [--scenario S]... [--format table|md|json|junit|html] [--out DIR] [--cassettes DIR] [--providers DIR] [--color] [--engine CMD [--engine-timeout D]]",
 		"Run replays the committed cassettes through every scenario with the route\n"+
 			"table and prints the route-by-route matrix: one row per target, one column\n"+
 			"per scenario, each cell pass, fail, unverified, n/a, known-fail or advisory,\n"+
@@ -55,7 +55,15 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			"directory instead. The exit code is 1 when any cell fails, a declared\n"+
 			"known failure that passes included, and 3 when any cell could not be\n"+
 			"judged (error: an unreadable cassette, say); the matrix is printed or\n"+
-			"written first either way, the cause in each error cell's detail.")
+			"written first either way, the cause in each error cell's detail.\n\n"+
+			"--engine checks another implementation instead of the reference engine:\n"+
+			"CMD is started once and answers every engine step over the engine\n"+
+			"protocol (JSON lines on stdin/stdout, protocol/README.md), while the\n"+
+			"harness keeps HTTP, the cassettes and the turn loop. A step it does not\n"+
+			"support makes the cell n/a with its reason; a crash, a timeout or a\n"+
+			"malformed reply makes the cell an error naming the step and the\n"+
+			"request, the process is restarted, and the run goes on. The report\n"+
+			"names the implementation checked.")
 	var targets, scenarios listFlag
 	f.Var(&targets, "target", "run only target `ID` (repeatable or comma-separated)")
 	f.Var(&scenarios, "scenario", "run only scenario `S` (repeatable or comma-separated)")
@@ -65,6 +73,8 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	var profileSet profileSetFlag
 	profileSet.register(f)
 	color := f.Bool("color", false, "colour the statuses of the table format")
+	var eng engineFlags
+	eng.register(f)
 	pos, err := f.parse(args)
 	if err != nil {
 		return err
@@ -98,6 +108,14 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 		return err
 	}
 	r := &scenario.Runner{Matrix: mf, Profiles: profiles, CassetteDir: *cassettes}
+	client, err := eng.start(ctx, f)
+	if err != nil {
+		return err
+	}
+	if client != nil {
+		defer client.Close()
+		r.Engine = client
+	}
 	p := newProgress(std.err, selected(len(mf.Targets), len(targets))*selected(len(scenario.All()), len(scenarios)))
 	m, err := r.RunMatrix(ctx, targets, scenarios, p.cell)
 	p.done()

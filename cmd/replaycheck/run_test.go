@@ -308,7 +308,12 @@ func BenchmarkRunWholeMatrix(b *testing.B) {
 	if _, err := os.Stat(repoCassettes); err != nil {
 		b.Skipf("no committed cassettes: %v", err)
 	}
-	args := []string{"run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--format", "json"}
+	benchmarkRun(b, committedRunArgs())
+}
+
+// benchmarkRun runs `replaycheck run` with args b.N times and reports the
+// cells of the matrix it prints.
+func benchmarkRun(b *testing.B, args []string) {
 	var cells int
 	for b.Loop() {
 		var out, errb bytes.Buffer
@@ -322,6 +327,16 @@ func BenchmarkRunWholeMatrix(b *testing.B) {
 		cells = len(m.Cells)
 	}
 	b.ReportMetric(float64(cells), "cells")
+}
+
+// BenchmarkRunWholeMatrixThroughConnector is BenchmarkRunWholeMatrix with
+// every engine step asked over the engine protocol of the built binary's
+// connector: the protocol's cost is the difference between the two.
+func BenchmarkRunWholeMatrixThroughConnector(b *testing.B) {
+	if _, err := os.Stat(repoCassettes); err != nil {
+		b.Skipf("no committed cassettes: %v", err)
+	}
+	benchmarkRun(b, committedRunArgs("--engine", binary+" connector --matrix "+repoMatrix))
 }
 
 // TestRunHelpListsFormats keeps the usage and the formats in step.

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/report"
+)
+
+func TestSplitCommand(t *testing.T) {
+	tests := []struct {
+		in     string
+		want   []string
+		err    string
+		reason string
+	}{
+		{"python3 connector.py", []string{"python3", "connector.py"}, "", "blanks separate words"},
+		{"  node  dist/c.js\t--x ", []string{"node", "dist/c.js", "--x"}, "", "runs of blanks and tabs count once"},
+		{`python3 "my agent/c.py" 'a b'`, []string{"python3", "my agent/c.py", "a b"}, "", "quotes keep blanks"},
+		{`a "say \"hi\" \\ \x"`, []string{"a", `say "hi" \ \x`}, "", `double quotes take \" and \\, keep other backslashes`},
+		{`a\ b c`, []string{"a b", "c"}, "", "a backslash keeps the next character"},
+		{`a ''`, []string{"a", ""}, "", "empty quotes are an empty word"},
+		{`a "b`, nil, `unterminated " at offset 2`, "an open double quote is an error"},
+		{`a 'b`, nil, `unterminated ' at offset 2`, "an open single quote is an error"},
+		{`a\`, nil, "a backslash ends the command", "a trailing backslash is an error"},
+		{"   ", nil, "empty command", "an empty command is an error"},
+	}
+	for _, tc := range tests {
+		got, err := splitCommand(tc.in)
+		switch {
+		case tc.err != "" && (err == nil || err.Error() != tc.err):
+			t.Errorf("%s: %q: got error %v, want %q", tc.reason, tc.in, err, tc.err)
+		case tc.err == "" && (err != nil || !cmp.Equal(got, tc.want)):
+			t.Errorf("%s: %q: got %q, %v, want %q", tc.reason, tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// committedRunArgs are the arguments of `run --format json` over the
+// committed matrix, plus extra.
+func committedRunArgs(extra ...string) []string {
+	return append([]string{"run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--format", "json"}, extra...)
+}
+
+// TestRunThroughConnectorEqualsRun is the protocol's equality proof: the
+// whole committed matrix run through the real binary's connector, over
+// the protocol, equals the in-process run cell for cell (status,
+// provenance, detail, expected, actual, provider error, cassette) and
+// names the same implementation.
+func TestRunThroughConnectorEqualsRun(t *testing.T) {
+	inProcess := runMain(t, "", committedRunArgs()...)
+	if inProcess.code == exitUsage || inProcess.code == exitHarness {
+		t.Fatalf("run: exit %d: %s", inProcess.code, inProcess.stderr)
+	}
+	connector := binary + " connector --matrix " + repoMatrix
+	over := runBinary(t, testEnv(t), committedRunArgs("--engine", connector)...)
+	if over.code != inProcess.code {
+		t.Errorf("run --engine exits %d, run %d; stderr:\n%s", over.code, inProcess.code, over.stderr)
+	}
+	want, got := decodeMatrix(t, inProcess.stdout), decodeMatrix(t, over.stdout)
+	if len(want.Cells) == 0 || len(want.Cells) != len(want.Targets)*len(want.Scenarios) {
+		t.Errorf("the run printed %d cells: this test compares the whole matrix", len(want.Cells))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the matrix through the connector differs from run (-run +connector):\n%s", diff)
+	}
+	if over.stdout != inProcess.stdout {
+		t.Error("the JSON reports differ byte for byte")
+	}
+}
+
+func decodeMatrix(t *testing.T, out string) *report.Matrix {
+	t.Helper()
+	m, err := report.ReadJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return m
+}
+
+// TestRunEngineUsage: a bad --engine is a usage error (exit 2), an
+// implementation that cannot start or say hello a harness error (exit 3).
+func TestRunEngineUsage(t *testing.T) {
+	tests := []struct {
+		engine []string
+		code   int
+		want   string
+		reason string
+	}{
+		{[]string{"--engine", `python3 "connector.py`}, exitUsage, `--engine "python3 \"connector.py": unterminated " at offset 8`, "an open quote is a usage error"},
+		{[]string{"--engine", "x", "--engine-timeout", "0s"}, exitUsage, "--engine-timeout 0s: want a positive duration", "the timeout is positive"},
+		{[]string{"--engine", "/nonexistent/connector"}, exitHarness, "engine protocol: start /nonexistent/connector", "a command that does not start"},
+		{[]string{"--engine", binary + " connector --matrix /nonexistent.yaml"}, exitHarness, "engine protocol: hello request 1: the implementation closed its output before answering (exit status 3); stderr: replaycheck connector:",
+			"a connector that dies before hello names the step and quotes its stderr"},
+	}
+	for _, tc := range tests {
+		r := runMain(t, "", committedRunArgs(tc.engine...)...)
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant exit %d and %q", tc.reason, r.code, r.stderr, tc.code, tc.want)
+		}
+	}
+}
+
+// TestRunPythonConnector runs the example Python connector over the
+// committed cassettes and checks what the example should show: it passes
+// where its small route table is right, fails where it deliberately knows
+// less than the reference engine (no vendor keep-thinking flags, no
+// private native fields), is n/a with the reason for every other api mode
+// and for compaction, which it does not implement.
+func TestRunPythonConnector(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH: the Python connector example is not checked")
+	}
+	connector, err := filepath.Abs("../../examples/python-connector/connector.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runMain(t, "", committedRunArgs("--engine", python+" "+connector)...)
+	if r.code != exitFailures {
+		t.Fatalf("exit %d (want 1: the example has failing cells); stderr:\n%s", r.code, r.stderr)
+	}
+	m := decodeMatrix(t, r.stdout)
+	if want := (report.Implementation{Name: "python-replay-example", Version: "0.1.0", Language: "python", Homepage: "examples/python-connector"}); m.Implementation == nil || *m.Implementation != want {
+		t.Errorf("the matrix names %v, want %v", m.Implementation, want)
+	}
+	const noCompaction = "python-replay-example does not support the estimate step: the example does not compact; wire your agent's token estimate and compaction here"
+	tests := []struct {
+		cell   string
+		status report.Status
+		detail string // a substring of the cell's detail
+		reason string
+	}{
+		{"deepseek/missing-echo", report.StatusPass, "sent reasoning_content", "must-echo: the bare tool turn is padded"},
+		{"kimi/carriers", report.StatusPass, "sent reasoning_content", "kimi is must-echo by host"},
+		{"mistral/strict-schema", report.StatusPass, "sent no reasoning key", "strict: no reasoning key at all"},
+		{"mistral/fallback", report.StatusPass, "learnt reasoning_content,reasoning,reasoning_details from the refusal and retried once", "the stale row's refusal is learnt, persisted and not relearnt"},
+		{"cerebras/carriers", report.StatusAdvisory, "accepting and reading reasoning as well", "strict Cerebras reads reasoning: advisory, as for the reference table"},
+		{"openrouter/signed-roundtrip", report.StatusPass, "opaque values replayed byte for byte", "reasoning_details items go back verbatim"},
+		{"minimax/carriers", report.StatusAdvisory, "reading reasoning_details as well", "the example's default row sends less than MiniMax reads"},
+		{"llama-cpp/resume", report.StatusPass, "byte-identical", "the example's JSON store reloads identically"},
+		{"nous-portal/branch", report.StatusPass, "", "a branch shapes like its parent"},
+		{"glm/flags", report.StatusFail, "the answer to the second question", "deliberate gap: no vendor keep-thinking flags"},
+		{"kimi/flags", report.StatusFail, "the answer to the second question", "deliberate gap: no vendor keep-thinking flags"},
+		{"gemini-openai/carriers", report.StatusFail, "the provider refused the request (400)", "deliberate gap: the Gemini thought signature is not replayed"},
+		{"copilot/signed-roundtrip", report.StatusFail, "the replayed request", "deliberate gap: Copilot's reasoning_opaque is not replayed"},
+		{"sambanova/fallback", report.StatusKnownFail, "known failure", "matrix.yaml's declared failures hold for any implementation"},
+		{"deepseek/compaction", report.StatusNA, noCompaction, "an unsupported step is n/a with the implementation's reason"},
+		{"anthropic/carriers", report.StatusNA, "python-replay-example does not support api mode anthropic (it supports chat)", "other api modes are n/a"},
+		{"gemini/signed-roundtrip", report.StatusNA, "python-replay-example does not support api mode gemini", "other api modes are n/a"},
+		{"bedrock-converse-claude/resume", report.StatusNA, "does not support api mode bedrock-converse", "other api modes are n/a"},
+	}
+	for _, tc := range tests {
+		target, scenario, _ := strings.Cut(tc.cell, "/")
+		c, ok := m.Cell(target, scenario)
+		if !ok {
+			t.Errorf("%s: no cell %s", tc.reason, tc.cell)
+			continue
+		}
+		if c.Status != tc.status || !strings.Contains(c.Detail, tc.detail) {
+			t.Errorf("%s: %s = %s (%s), want %s with %q", tc.reason, tc.cell, c.Status, c.Detail, tc.status, tc.detail)
+		}
+	}
+	// Every failing cell is one of the example's two deliberate gaps, and
+	// every cell of another api mode is n/a: targets added later keep this.
+	gaps := map[string]string{
+		"kimi/flags": "no vendor flags", "glm/flags": "no vendor flags", "dashscope/flags": "no vendor flags",
+		"gemini-openai/carriers": "no thought signature", "gemini-openai/signed-roundtrip": "no thought signature",
+		"gemini-openai/resume": "no thought signature", "gemini-openai/compaction": "no thought signature",
+		"gemini-openai/branch": "no thought signature", "copilot/signed-roundtrip": "no reasoning_opaque",
+	}
+	mf, err := matrix.Load(repoMatrix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	modes := map[string]engine.APIMode{}
+	for _, target := range mf.Targets {
+		modes[target.ID] = target.Route.APIMode
+	}
+	for _, c := range m.Cells {
+		_, gap := gaps[c.ID()]
+		switch {
+		case c.Status == report.StatusUnverified:
+			t.Errorf("%s is unverified (%s): the example sent a request no cassette recorded", c.ID(), c.Detail)
+		case (c.Status == report.StatusFail) != gap:
+			t.Errorf("%s = %s (%s): the failing cells must be the example's deliberate gaps", c.ID(), c.Status, c.Detail)
+		case modes[c.Target] != engine.ModeChat && c.Status != report.StatusNA:
+			t.Errorf("%s = %s (%s): the example shapes chat only", c.ID(), c.Status, c.Detail)
+		}
+	}
+}
