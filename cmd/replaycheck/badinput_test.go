@@ -425,6 +425,28 @@ func TestBadInputCorpus(t *testing.T) {
 				return []string{`store: session "another": load: message 1: unexpected end of JSON input`}
 			}},
 
+		// engine protocol peers (run --engine)
+		{input: "engine peer", reason: "a peer answering garbage to hello names the step, the request and the offending bytes",
+			args: func(t *testing.T, w *workspace) []string {
+				return w.run("--target", "deepseek", "--engine", `sh -c "echo not-json; sleep 5"`)
+			},
+			code: exitHarness,
+			stderr: func(*workspace) []string {
+				return []string{`engine protocol: hello request 1: malformed reply: offset 1: invalid character 'o'`, `"not-json"`}
+			}},
+		{input: "engine peer", reason: "a peer that never answers times out instead of hanging the run",
+			args: func(t *testing.T, w *workspace) []string {
+				return w.run("--target", "deepseek", "--engine", "sleep 30", "--engine-timeout", "200ms")
+			},
+			code:   exitHarness,
+			stderr: func(*workspace) []string { return []string{"engine protocol: hello request 1: no answer within 200ms"} }},
+		{input: "engine peer", reason: "a peer that is not a program is named",
+			args: func(t *testing.T, w *workspace) []string {
+				return w.run("--target", "deepseek", "--engine", w.path("no-such-connector"))
+			},
+			code:   exitHarness,
+			stderr: func(w *workspace) []string { return []string{w.path("no-such-connector")} }},
+
 		// gate bases
 		{input: "gate base", reason: "a malformed base table names its line",
 			args: func(t *testing.T, w *workspace) []string {
