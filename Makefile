@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 10s
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: test bench fuzz lint cassettes reports matrix gate record
+.PHONY: test bench fuzz lint cassettes reports matrix gate record install-check
 
 # The README's test command: every package's tests, race-free and offline.
 test:
@@ -56,3 +56,12 @@ gate:
 record:
 	@test -n "$(TARGET)" || { echo "usage: make record TARGET=id KEY_ENV=VAR [MAX_REQUESTS=N]"; exit 2; }
 	$(GO) run ./cmd/replaycheck record --target $(TARGET) $(if $(KEY_ENV),--key-env $(KEY_ENV)) --max-requests $(or $(MAX_REQUESTS),300)
+
+# The README's `go install` works from a clean module cache, without cgo:
+# install into a temporary GOBIN with a fresh GOMODCACHE (modules come from
+# the proxy again), then run the installed command.
+install-check:
+	@tmp=$$(mktemp -d) && trap 'chmod -R u+w "$$tmp"; rm -rf "$$tmp"' EXIT && \
+	GOMODCACHE="$$tmp/mod" GOBIN="$$tmp/bin" CGO_ENABLED=0 GOFLAGS=-mod=readonly $(GO) install ./cmd/replaycheck && \
+	"$$tmp/bin/replaycheck" explain --matrix matrix.yaml --provider deepseek --base-url https://api.deepseek.com/v1 --model deepseek-v4-flash >/dev/null && \
+	echo "install-check: go install works from a clean module cache"
