@@ -31,6 +31,9 @@ type Config struct {
 	Env []string
 	// Timeout bounds each request, from writing it to reading the reply.
 	Timeout time.Duration
+	// HelloTimeout bounds the hello of each started process, which also
+	// waits out the implementation's start-up; zero means Timeout.
+	HelloTimeout time.Duration
 }
 
 // An Error is a protocol failure: the implementation crashed, timed out,
@@ -89,6 +92,9 @@ var _ scenario.Engine = (*Client)(nil)
 func Start(ctx context.Context, cfg Config) (*Client, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.HelloTimeout <= 0 {
+		cfg.HelloTimeout = cfg.Timeout
 	}
 	c := &Client{cfg: cfg}
 	if err := c.start(ctx); err != nil {
@@ -239,9 +245,13 @@ func (c *Client) call(ctx context.Context, req *Request, result any, check func(
 	if err != nil {
 		return fail(fmt.Errorf("encode the request: %w", err))
 	}
-	timer := time.NewTimer(c.cfg.Timeout)
+	limit := c.cfg.Timeout
+	if req.Cmd == CmdHello {
+		limit = c.cfg.HelloTimeout
+	}
+	timer := time.NewTimer(limit)
 	defer timer.Stop()
-	timedOut := fmt.Errorf("no answer within %s (raise --engine-timeout if the implementation is slow)", c.cfg.Timeout)
+	timedOut := fmt.Errorf("no answer within %s (raise --engine-timeout if the implementation is slow)", limit)
 
 	wrote := make(chan error, 1)
 	go func() {
