@@ -81,7 +81,10 @@ func TestProvenanceValidate(t *testing.T) {
 			"imported provenance: source names no interaction", "each interaction is traced to its source position"},
 		{"imported-elsewhere-both", func(p *harness.Provenance) { p.Source.Elsewhere[0].Target = "acme" }, imported,
 			"imported provenance: source.elsewhere[0]: name the target that holds interaction 0 or why it is unplaced, not both", "an interaction is either placed or unplaced"},
-		{"imported-simulated", func(p *harness.Provenance) { p.Kind, p.Profile, p.ProfileVersion = harness.Simulated, "acme", 1; p.Host = "" }, imported,
+		{"imported-simulated", func(p *harness.Provenance) {
+			p.Kind, p.Profile, p.ProfileVersion = harness.Simulated, "acme", 1
+			p.Host = ""
+		}, imported,
 			"only recorded provenance may name a source", "simulated is never called recorded"},
 	}
 	for _, tc := range tests {
