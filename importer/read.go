@@ -2,7 +2,6 @@ package importer
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -222,5 +221,3 @@ func otherFiles(dir, rel string) []Entry {
 	return out
 }
 
-// errNoExchanges is returned for a source with nothing to import.
-var errNoExchanges = errors.New("no exchanges")
