@@ -64,9 +64,9 @@ func captureCheck(dia engine.Dialect, mode engine.APIMode, x *exchange) (report.
 		c.Detail = "no carrier in the answer"
 	case len(c.Findings) > 0:
 		c.Verdict = report.VerdictFail
-		c.Detail = fmt.Sprintf("%d of %d carriers are not stored verbatim", len(c.Findings), len(want))
+		c.Detail = fmt.Sprintf("%d of %s not stored verbatim", len(c.Findings), plural(len(want), "carrier"))
 	default:
-		c.Detail = fmt.Sprintf("%d carriers held verbatim: %s", len(want), listed(paths, 6))
+		c.Detail = fmt.Sprintf("%s held verbatim: %s", plural(len(want), "carrier"), listed(paths, 6))
 	}
 	return c, capture{msg: &msg, carriers: len(want) > 0, opaque: opaque}
 }

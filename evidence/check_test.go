@@ -69,10 +69,10 @@ func TestChecks(t *testing.T) {
 		{"deepseek/recorded/dropped-reasoning.yaml#1", report.VerdictNA, report.VerdictNotChecked, report.VerdictAgree,
 			"the provider refused the recorded request (400) and the engine's turns differ from it", nil,
 			"the engine sends the reasoning the client dropped; the refusal says nothing about that"},
-		{"deepseek/recorded/tool-turn.yaml#0", report.VerdictPass, report.VerdictNA, report.VerdictAgree, "1 carriers held verbatim: choices.0.message.reasoning_content",
+		{"deepseek/recorded/tool-turn.yaml#0", report.VerdictPass, report.VerdictNA, report.VerdictAgree, "1 carrier held verbatim: choices.0.message.reasoning_content",
 			nil, "a first turn"},
 		{"deepseek/recorded/tool-turn.yaml#1", report.VerdictPass, report.VerdictPass, report.VerdictAgree,
-			"the engine sends the 1 assistant turn the client sent and the provider accepted (1 differences shown accepted)", []string{"carriers", "missing-echo"},
+			"the engine sends the 1 assistant turn the client sent and the provider accepted, with 1 note (equivalent, or shown accepted elsewhere)", []string{"carriers", "missing-echo"},
 			"the must-echo route replays reasoning_content on the tool turn as the client did"},
 	}
 	got := runOne(t, dir)

@@ -74,12 +74,15 @@ func cite(s *harness.Source) string {
 	out := s.Repository + " " + s.Path
 	if s.Commit != "" {
 		out += "@" + s.Commit[:min(len(s.Commit), 12)]
-	} else {
-		out += " (commit unknown)"
 	}
-	if s.Licence != "" {
+	switch {
+	case s.Licence != "" && s.Commit == "":
+		out += " (" + s.Licence + "; commit unknown)"
+	case s.Licence != "":
 		out += " (" + s.Licence + ")"
-	} else {
+	case s.Commit == "":
+		out += " (commit and licence unknown)"
+	default:
 		out += " (licence unknown)"
 	}
 	return out

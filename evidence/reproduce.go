@@ -218,7 +218,7 @@ func judge(x *exchange, findings []report.Finding, differences, turns int) repor
 		c.Verdict = report.VerdictPass
 		c.Detail = fmt.Sprintf("the engine sends the %s the client sent and the provider accepted", plural(turns, "assistant turn"))
 		if n := counts[report.VerdictPass]; n > 0 {
-			c.Detail += fmt.Sprintf(" (%d differences shown accepted)", n)
+			c.Detail += fmt.Sprintf(", with %s (equivalent, or shown accepted elsewhere)", plural(n, "note"))
 		}
 	}
 	return c

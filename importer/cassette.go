@@ -123,11 +123,16 @@ func requestPath(t matrix.Target, r Route, tbl *engine.Table) (string, error) {
 
 // Name turns a recording's path relative to its import root into a
 // cassette name: lower-case words of letters and digits joined by "-",
-// its format suffix (.yaml, .yml, .gz, .chunks.txt, .json) dropped;
-// "anthropic/Thinking roundtrip.yaml" becomes "anthropic-thinking-roundtrip".
+// its format suffix (.yaml, .yml, .gz, .json) dropped and .chunks.txt
+// kept as "-chunks" (Vercel AI SDK fixtures come in x.chunks.txt and x.json
+// pairs); "anthropic/Thinking roundtrip.yaml" becomes
+// "anthropic-thinking-roundtrip".
 func Name(rel string) string {
 	s := strings.ToLower(rel)
-	for _, suf := range []string{".gz", ".yaml", ".yml", ".chunks.txt", ".json"} {
+	if t, ok := strings.CutSuffix(s, ".chunks.txt"); ok {
+		s = t + "-chunks"
+	}
+	for _, suf := range []string{".gz", ".yaml", ".yml", ".json"} {
 		s = strings.TrimSuffix(s, suf)
 	}
 	var b strings.Builder

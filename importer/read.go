@@ -220,4 +220,3 @@ func otherFiles(dir, rel string) []Entry {
 	}
 	return out
 }
-

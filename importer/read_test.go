@@ -322,7 +322,8 @@ func TestFindSource(t *testing.T) {
 func TestName(t *testing.T) {
 	for _, tc := range []struct{ rel, want, reason string }{
 		{"anthropic/Thinking roundtrip.yaml", "anthropic-thinking-roundtrip", "directories and words join with dashes"},
-		{"bedrock/converse-stream.chunks.txt", "bedrock-converse-stream", "the format suffix goes"},
+		{"bedrock/converse-stream.chunks.txt", "bedrock-converse-stream-chunks", "a chunks fixture keeps its kind, apart from the whole x.json beside it"},
+		{"bedrock/converse-stream.json", "bedrock-converse-stream", "the format suffix goes"},
 		{"a/b.yaml.gz", "a-b", "the compression suffix goes too"},
 		{"openrouter/responses-stream", "openrouter-responses-stream", "a fixture directory"},
 		{"__x__/y.json", "x-y", "no leading or doubled dashes"},

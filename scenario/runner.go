@@ -87,6 +87,9 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 	}
 	defer replay.Close()
 	cell.Provenance = replay.File.Provenance.Label()
+	if replay.File.Provenance.Kind == harness.Recorded {
+		cell.Recorded = harness.Path("cassettes", t.ID, sc.Name) // a (rec) cell names its recorded cassette
+	}
 	dia, err := dialects.For(t.Route.APIMode, r.table())
 	if err != nil {
 		return outcome{err: err}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/replaycheck/replaycheck/evidence"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario"
@@ -44,7 +45,8 @@ func ignoreColor(write func(io.Writer, *report.Matrix) error) matrixWriter {
 
 func runRun(ctx context.Context, std *streams, args []string) error {
 	f := newFlags("run",
-		"run [--target ID]... [--scenario S]... [--format table|md|json|junit|html] [--out DIR] [--cassettes DIR] [--providers DIR] [--color]",
+		"run [--target ID]... [--scenario S]... [--format table|md|json|junit|html] [--out DIR] [--cassettes DIR]\n"+
+			"       [--evidence DIR] [--providers DIR] [--color]",
 		"Run replays the committed cassettes through every scenario with the route\n"+
 			"table and prints the route-by-route matrix: one row per target, one column\n"+
 			"per scenario, each cell pass, fail, unverified, n/a, known-fail or advisory,\n"+
@@ -52,13 +54,18 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			"network and no Go toolchain. Progress goes to stderr, the matrix to stdout;\n"+
 			"--out writes matrix.md, matrix.json, junit.xml and matrix.html into a\n"+
 			"directory instead. The exit code is 1 when any cell fails, a declared\n"+
-			"known failure that passes included.")
+			"known failure that passes included. The recorded-evidence section checks\n"+
+			"the imported cassettes under DIR/<target>/recorded/ (--evidence, by default\n"+
+			"the cassettes directory): capture, reproduction by the engine, and the\n"+
+			"simulator's fidelity; a cell they are evidence for shows rec, and fails\n"+
+			"when the real provider's answers contradict it.")
 	var targets, scenarios listFlag
 	f.Var(&targets, "target", "run only target `ID` (repeatable or comma-separated)")
 	f.Var(&scenarios, "scenario", "run only scenario `S` (repeatable or comma-separated)")
 	format := f.String("format", "table", "print the matrix as `FORMAT`: table, md, json, junit or html")
 	out := f.String("out", "", "write the four report files into `DIR` instead of printing the matrix")
 	cassettes := f.String("cassettes", "cassettes", "the cassettes `DIR`")
+	evidenceDir := f.String("evidence", "", "read imported cassettes from `DIR`/<target>/recorded/ (default: the cassettes directory)")
 	var profileSet profileSetFlag
 	profileSet.register(f)
 	color := f.Bool("color", false, "colour the statuses of the table format")
@@ -99,6 +106,14 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	m, err := r.RunMatrix(ctx, targets, scenarios, p.cell)
 	p.done()
 	if err != nil {
+		return err
+	}
+	if *evidenceDir == "" {
+		*evidenceDir = *cassettes
+	} else if err := checkDir(*evidenceDir); err != nil {
+		return err
+	}
+	if err := evidence.Attach(m, evidence.Inputs{Matrix: mf, Profiles: profiles, Dir: *evidenceDir}); err != nil {
 		return err
 	}
 	if *out != "" {
