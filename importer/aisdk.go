@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -28,33 +27,24 @@ func readAISDKChunks(file string, data []byte) (*Recording, error) {
 	var events []gjson.Result
 	var mode engine.APIMode
 	model := ""
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		text := bytes.TrimSpace(sc.Bytes())
-		if len(text) == 0 {
-			continue
-		}
-		if _, err := compactJSON(text); err != nil {
-			return fail(fmt.Errorf("line %d: %w", line, err))
-		}
-		ev := gjson.ParseBytes(append([]byte(nil), text...))
+	err := jsonLines(data, func(line int, ev gjson.Result) error {
 		if !ev.IsObject() {
-			return fail(fmt.Errorf("line %d: a stream event is a JSON object, got %s", line, ev.Type))
+			return fmt.Errorf("line %d: a stream event is a JSON object, got %s", line, ev.Type)
 		}
 		if m, mod, ok := modeOfEvent(ev); ok {
 			if mode == "" {
 				mode = m
 			} else if m != mode {
-				return fail(fmt.Errorf("line %d: a %s event in a %s stream", line, m, mode))
+				return fmt.Errorf("line %d: a %s event in a %s stream", line, m, mode)
 			}
 			if model == "" {
 				model = mod
 			}
 		}
 		events = append(events, ev)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fail(err)
 	}
 	if len(events) == 0 {

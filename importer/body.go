@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 	"github.com/replaycheck/replaycheck/engine/bedrock"
+	"github.com/tidwall/gjson"
 )
 
 // gzipMagic starts every gzip stream.
@@ -90,4 +92,25 @@ func checkFrames(b []byte) error {
 func isEventStream(h http.Header, path string) bool {
 	return strings.HasPrefix(strings.ToLower(h.Get("Content-Type")), "application/vnd.amazon.eventstream") ||
 		strings.HasSuffix(path, "/converse-stream") || strings.HasSuffix(path, "/invoke-with-response-stream")
+}
+
+// jsonLines calls fn with each non-blank line of a JSON-lines file,
+// parsed, and its 1-based line number; a line that is not JSON is an
+// error naming it.
+func jsonLines(data []byte, fn func(line int, v gjson.Result) error) error {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		if _, err := compactJSON(text); err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+		if err := fn(line, gjson.ParseBytes(append([]byte(nil), text...))); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
 }

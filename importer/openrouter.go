@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -106,27 +105,17 @@ func openRouterLines(data []byte, sse bool) ([]byte, error) {
 			pending.Reset()
 		}
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		text := bytes.TrimSpace(sc.Bytes())
-		if len(text) == 0 {
-			continue
-		}
-		if _, err := compactJSON(text); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
-		}
-		v := gjson.ParseBytes(text)
+	err := jsonLines(data, func(line int, v gjson.Result) error {
 		if piece := v.Get("text"); piece.Type == gjson.String {
 			if !sse {
-				return nil, fmt.Errorf("line %d: a text piece in a response that is not SSE", line)
+				return fmt.Errorf("line %d: a text piece in a response that is not SSE", line)
 			}
 			pending.WriteString(piece.Str)
 			if joined := pending.String(); joined == "[DONE]" || gjson.Valid(joined) {
 				values++
 				flush()
 			}
-			continue
+			return nil
 		}
 		if !v.Get("delay_ms").Exists() {
 			flush()
@@ -135,7 +124,7 @@ func openRouterLines(data []byte, sse bool) ([]byte, error) {
 		case v.Get("json").Exists():
 			values++
 			if !sse && values > 1 {
-				return nil, fmt.Errorf("line %d: a second JSON value in a response that is not SSE", line)
+				return fmt.Errorf("line %d: a second JSON value in a response that is not SSE", line)
 			}
 			raw, _ := compactJSON([]byte(v.Get("json").Raw))
 			if sse {
@@ -151,10 +140,11 @@ func openRouterLines(data []byte, sse bool) ([]byte, error) {
 			}
 		case v.Get("delay_ms").Exists():
 		default:
-			return nil, fmt.Errorf("line %d: want a {\"json\"}, {\"text\"}, {\"delay_ms\"} or {\"comment\"} line", line)
+			return fmt.Errorf("line %d: want a {\"json\"}, {\"text\"}, {\"delay_ms\"} or {\"comment\"} line", line)
 		}
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	flush()

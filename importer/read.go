@@ -68,7 +68,7 @@ func readCassette(path string, data []byte) (*Recording, error) {
 	if isGoVCR(root) {
 		return readGoVCR(path, root)
 	}
-	return readVCRPy(path, root)
+	return vcrpyLayout.read(path, root)
 }
 
 // isGoVCR tells the two YAML formats apart: go-vcr requests carry url,

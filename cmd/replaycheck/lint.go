@@ -134,16 +134,26 @@ func (l *linter) run() error {
 	return nil
 }
 
-// cassette checks one file found at <dir>/<target>/<sc>.yaml.
-func (l *linter) cassette(path, target, sc string) {
-	l.cassettes++
+// read reads a cassette, adding a finding when it does not parse and one
+// for everything in it that looks like a credential.
+func (l *linter) read(path string) (*harness.File, bool) {
 	file, err := harness.Read(path)
 	if err != nil {
 		l.addf("%v", err)
-		return
+		return nil, false
 	}
 	for _, fd := range harness.Scan(file) {
 		l.addf("%s: %s: looks like a credential (%s)", path, fd.Where, fd.What)
+	}
+	return file, true
+}
+
+// cassette checks one file found at <dir>/<target>/<sc>.yaml.
+func (l *linter) cassette(path, target, sc string) {
+	l.cassettes++
+	file, ok := l.read(path)
+	if !ok {
+		return
 	}
 	prov := file.Provenance
 	if prov.Target != target || prov.Scenario != sc {
@@ -202,13 +212,9 @@ func (l *linter) evidenceDir(dir string) error {
 // importedCassette checks one file found at <dir>/<target>/recorded/<name>.yaml.
 func (l *linter) importedCassette(path, target, name string) {
 	l.imported++
-	file, err := harness.Read(path)
-	if err != nil {
-		l.addf("%v", err)
+	file, ok := l.read(path)
+	if !ok {
 		return
-	}
-	for _, fd := range harness.Scan(file) {
-		l.addf("%s: %s: looks like a credential (%s)", path, fd.Where, fd.What)
 	}
 	prov := file.Provenance
 	switch {
