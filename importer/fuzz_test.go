@@ -102,3 +102,18 @@ func FuzzNodeJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzManifest checks the MANIFEST.md table reader: no panic, and a row it
+// cites always names a repository and a path.
+func FuzzManifest(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("testdata", ManifestName)); err == nil {
+		f.Add(b, "vcrpy/parsed-body.yaml")
+	}
+	f.Add([]byte("| file | source repo | path |\n|---|---|---|\n| `d/a.json` | o/r | p/a.json |\n"), "d")
+	f.Fuzz(func(t *testing.T, text []byte, rel string) {
+		src, ok, err := manifestSource("M.md", string(text), rel)
+		if ok && (err != nil || src.Repository == "" || src.Path == "") {
+			t.Errorf("cited %+v with error %v", src, err)
+		}
+	})
+}
