@@ -2,9 +2,11 @@
 // jobs: run (replay every committed cassette and print the route-by-route
 // matrix), gate (judge a route-table change against the cassettes), probe
 // (record a new provider and propose its row); and around them: record and
-// serve (cassettes and the loopback provider simulator), lint (cassette
-// hygiene), and the debugging commands explain, shape, capture and session
-// show. The list is in commands.go.
+// serve (cassettes and the loopback provider simulator), import (other
+// projects' recordings as evidence cassettes, checked by run's
+// recorded-evidence section), lint (cassette hygiene), and the debugging
+// commands explain, shape, capture and session show. The list is in
+// commands.go.
 //
 // Usage:
 //
