@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 10s
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: test bench fuzz lint cassettes reports matrix gate record install-check
+.PHONY: test bench fuzz lint cassettes reports matrix gate record evidence install-check
 
 # The README's test command: every package's tests, race-free and offline.
 test:
@@ -56,6 +56,19 @@ gate:
 record:
 	@test -n "$(TARGET)" || { echo "usage: make record TARGET=id KEY_ENV=VAR [MAX_REQUESTS=N]"; exit 2; }
 	$(GO) run ./cmd/replaycheck record --target $(TARGET) $(if $(KEY_ENV),--key-env $(KEY_ENV)) --max-requests $(or $(MAX_REQUESTS),300)
+
+# Import the real recordings kept beside the repository (never committed, not
+# even transformed) into a git-ignored scratch directory, lint what came out,
+# and print the matrix with its recorded-evidence section over it. Skips with
+# a message when the folder is absent.
+EVIDENCE     ?= ../shared/realdata
+EVIDENCE_OUT ?= .evidence
+evidence:
+	@if [ ! -d "$(EVIDENCE)" ]; then echo "evidence: $(EVIDENCE) is not present; nothing to import (set EVIDENCE=DIR)"; exit 0; fi; \
+	set -e; rm -rf "$(EVIDENCE_OUT)"; \
+	$(GO) run ./cmd/replaycheck import --out "$(EVIDENCE_OUT)" "$(EVIDENCE)"; \
+	$(GO) run ./cmd/replaycheck lint --evidence "$(EVIDENCE_OUT)"; \
+	$(GO) run ./cmd/replaycheck run --evidence "$(EVIDENCE_OUT)" --format md
 
 # The README's `go install` works from a clean module cache, without cgo:
 # install into a temporary GOBIN with a fresh GOMODCACHE (modules come from

@@ -13,7 +13,8 @@ func Example() {
 		Scenarios: []string{"carriers", "missing-echo"},
 		Cells: []report.Cell{
 			{Target: "deepseek", Scenario: "carriers", Status: report.StatusPass,
-				Provenance: report.ProvenanceRecorded, Detail: "every variant the row sends was accepted"},
+				Provenance: report.ProvenanceRecorded, Detail: "every variant the row sends was accepted",
+				Recorded: "cassettes/deepseek/carriers.yaml"},
 			{Target: "deepseek", Scenario: "missing-echo", Status: report.StatusFail,
 				Provenance: report.ProvenanceSimulated, Detail: "a bare tool turn went out without the pad"},
 		},

@@ -13,7 +13,7 @@ import (
 var htmlSource string
 
 // htmlPage is parsed once; html/template escapes every value by context.
-var htmlPage = template.Must(template.New("matrix.html").Parse(htmlSource))
+var htmlPage = template.Must(template.New("matrix.html").Funcs(template.FuncMap{"verdictClass": verdictClass, "named": named}).Parse(htmlSource))
 
 // htmlData is what html.tmpl renders.
 type htmlData struct {
@@ -23,6 +23,38 @@ type htmlData struct {
 	Scenarios      []string
 	Rows           []htmlRow
 	Details        []htmlCell
+	Evidence       *htmlEvidence
+}
+
+// htmlEvidence is the recorded-evidence section of the page.
+type htmlEvidence struct {
+	*Evidence
+	Summary string
+}
+
+// namedCheck is a check with the name the page shows it under.
+type namedCheck struct {
+	Name  string
+	Check Check
+}
+
+func named(name string, c Check) namedCheck { return namedCheck{name, c} }
+
+// verdictClass returns the status class a verdict is coloured with: pass and agree as
+// pass, advisory as advisory, fail and disagree as fail, unverifiable and not-checked as
+// unverified, n/a as na.
+func verdictClass(v Verdict) string {
+	switch v {
+	case VerdictPass, VerdictAgree:
+		return "pass"
+	case VerdictAdvisory:
+		return "advisory"
+	case VerdictFail, VerdictDisagree:
+		return "fail"
+	case VerdictNA:
+		return "na"
+	}
+	return "unverified"
 }
 
 // htmlCount is one status in the counts bar and the legend.
@@ -56,7 +88,9 @@ type htmlCell struct {
 // data-scenario and data-status, with the provenance marked per cell) and a details section.
 // Every cell that is neither pass nor n/a, and every n/a cell with a detail, links to its entry
 // (id "detail-<target>-<scenario>") giving detail, expected, actual, the provider's recorded
-// error (in <pre>) and the cassette path. The markup is well-formed XML apart from the doctype.
+// error (in <pre>) and the cassette path. A matrix with an evidence section ends with it: the
+// per-target counts, each exchange's checks and findings, and the simulator fidelity per
+// profile. The markup is well-formed XML apart from the doctype.
 func WriteHTML(w io.Writer, m *Matrix) error {
 	rows, err := m.grid()
 	if err != nil {
@@ -84,6 +118,9 @@ func WriteHTML(w io.Writer, m *Matrix) error {
 			}
 		}
 		data.Rows = append(data.Rows, r)
+	}
+	if m.Evidence != nil {
+		data.Evidence = &htmlEvidence{Evidence: m.Evidence, Summary: m.Evidence.Summary()}
 	}
 	var b bytes.Buffer
 	if err := htmlPage.Execute(&b, data); err != nil {

@@ -21,12 +21,22 @@ func renderHTML(t *testing.T, m *Matrix) *hnode {
 	return root
 }
 
+// gridOf returns the page's grid section.
+func gridOf(t *testing.T, root *hnode) *hnode {
+	t.Helper()
+	grids := root.find(func(n *hnode) bool { return n.tag == "section" && n.attrs["id"] == "grid" })
+	if len(grids) != 1 {
+		t.Fatalf("%d grid sections, want 1", len(grids))
+	}
+	return grids[0]
+}
+
 // TestHTMLGrid checks the grid against the matrix: one <td> per target × scenario with the
 // right data attributes, class and provenance marker.
 func TestHTMLGrid(t *testing.T) {
 	m := sampleMatrix()
 	root := renderHTML(t, m)
-	tds := root.find(func(n *hnode) bool { return n.tag == "td" })
+	tds := gridOf(t, root).find(func(n *hnode) bool { return n.tag == "td" })
 	seen := map[string]int{}
 	for _, td := range tds {
 		target, scenario, status := td.attrs["data-target"], td.attrs["data-scenario"], td.attrs["data-status"]
@@ -88,7 +98,7 @@ func TestHTMLLinks(t *testing.T) {
 			t.Errorf("href %q does not point to an element of the page", href)
 		}
 	}
-	for _, td := range root.find(func(n *hnode) bool { return n.tag == "td" }) {
+	for _, td := range gridOf(t, root).find(func(n *hnode) bool { return n.tag == "td" }) {
 		c, _ := m.Cell(td.attrs["data-target"], td.attrs["data-scenario"])
 		links := td.find(func(n *hnode) bool { return n.tag == "a" })
 		mustLink := c.Status != StatusPass && (c.Status != StatusNA || c.Detail != "")
@@ -168,7 +178,7 @@ func TestHTMLEscapes(t *testing.T) {
 	m := &Matrix{
 		Targets:   []string{"gemini-2.5_pro"},
 		Scenarios: []string{"carriers"},
-		Cells: []Cell{{Target: "gemini-2.5_pro", Scenario: "carriers", Status: StatusFail, Provenance: ProvenanceRecorded,
+		Cells: []Cell{{Target: "gemini-2.5_pro", Scenario: "carriers", Status: StatusFail, Provenance: ProvenanceRecorded, Recorded: "cassettes/gemini-2.5_pro/carriers.yaml",
 			Detail:        `refused "<b>bold</b>" & more`,
 			ProviderError: `</pre><script>alert(1)</script><a href="https://example.invalid/">x</a>`}},
 	}

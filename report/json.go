@@ -8,10 +8,10 @@ import (
 )
 
 // WriteJSON writes m as matrix.json: the object {"implementation", "targets", "scenarios",
-// "cells"} (implementation omitted when m names none) indented by
-// two spaces, cells in target × scenario order, empty lists as [] (never null), optional cell
-// fields omitted when empty, and <, > and & left unescaped so provider errors stay readable.
-// [ReadJSON] reads it back.
+// "cells"} (implementation omitted when m names none, and "evidence" when the matrix has a
+// recorded-evidence section) indented by two spaces, cells in target × scenario order, empty
+// lists as [] (never null), optional fields omitted when empty, and <, > and & left unescaped
+// so provider errors stay readable. [ReadJSON] reads it back.
 func WriteJSON(w io.Writer, m *Matrix) error {
 	rows, err := m.grid()
 	if err != nil {
@@ -25,6 +25,13 @@ func WriteJSON(w io.Writer, m *Matrix) error {
 	}
 	for _, row := range rows {
 		out.Cells = append(out.Cells, row...)
+	}
+	if ev := m.Evidence; ev != nil {
+		out.Evidence = &Evidence{
+			Targets:   append([]EvidenceTarget{}, ev.Targets...),
+			Exchanges: append([]EvidenceExchange{}, ev.Exchanges...),
+			Profiles:  append([]ProfileFidelity{}, ev.Profiles...),
+		}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -87,7 +87,7 @@ func TestJUnitStructure(t *testing.T) {
 // parses.
 func TestJUnitInvalidCharacters(t *testing.T) {
 	m := &Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{{Target: "a", Scenario: "x",
-		Status: StatusFail, Provenance: ProvenanceRecorded, Detail: "nul\x00 esc\x1b bad\xff",
+		Status: StatusFail, Provenance: ProvenanceRecorded, Recorded: "cassettes/a/x.yaml", Detail: "nul\x00 esc\x1b bad\xff",
 		ProviderError: "body ]]> with \x01 control\r\nand CRLF"}}}
 	var out bytes.Buffer
 	if err := WriteJUnit(&out, m); err != nil {

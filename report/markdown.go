@@ -13,6 +13,7 @@ import (
 // "pass (rec)" or "FAIL (sim)"), then a Details section with one entry per cell that is neither
 // pass nor n/a: its detail, expected and actual outcome, cassette and the provider's recorded
 // error. Grid cells link to their entry through an <a id="detail-<target>-<scenario>"> anchor.
+// A matrix with an evidence section ends with it (see [writeMarkdownEvidence]).
 func WriteMarkdown(w io.Writer, m *Matrix) error {
 	rows, err := m.grid()
 	if err != nil {
@@ -57,6 +58,9 @@ func WriteMarkdown(w io.Writer, m *Matrix) error {
 	}
 	for _, c := range cells {
 		writeMarkdownDetail(&b, c)
+	}
+	if m.Evidence != nil {
+		writeMarkdownEvidence(&b, m.Evidence)
 	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write matrix markdown: %w", err)
@@ -146,6 +150,76 @@ func escapeMarkdown(s string) string {
 	digits := len(s) - len(strings.TrimLeft(s, "0123456789"))
 	if digits > 0 && digits < len(s) && (s[digits] == '.' || s[digits] == ')') {
 		return s[:digits] + `\` + s[digits:]
+	}
+	return s
+}
+
+// writeMarkdownEvidence writes the recorded-evidence section: its summary, the per-target
+// counts, one table row per exchange linking to its entry (source, each check's verdict and
+// detail, each finding with both sides), then the simulator fidelity per profile.
+func writeMarkdownEvidence(b *bytes.Buffer, ev *Evidence) {
+	b.WriteString("\n## Recorded evidence\n\n" + escapeMarkdown(ev.Summary()) + "\n\n")
+	b.WriteString("Imported recordings of real provider traffic (`replaycheck import`), read from " +
+		"`cassettes/<target>/recorded/`. Capture: every carrier of each answer is stored verbatim. " +
+		"Reproduction: fed the recorded answers, the engine shapes each recorded request's assistant turns " +
+		"for the target's route; opaque carriers must match byte for byte and in position, and sending " +
+		"less than the provider accepted is advisory, more a failure. Simulator: the profile's simulator " +
+		"answers each recorded request with the recorded status and error wording.\n\n")
+	b.WriteString("| target | cassettes | exchanges |\n| --- | --- | --- |\n")
+	for _, t := range ev.Targets {
+		fmt.Fprintf(b, "| `%s` | %d | %d |\n", t.Target, t.Cassettes, t.Exchanges)
+	}
+	if len(ev.Exchanges) == 0 {
+		b.WriteString("\nNo recorded exchange to check.\n")
+		return
+	}
+	b.WriteString("\n### Exchanges\n\n| exchange | request | status | capture | reproduction | simulator |\n| --- | --- | --- | --- | --- | --- |\n")
+	for _, x := range ev.Exchanges {
+		fmt.Fprintf(b, "| [%s](#%s) | %s | %d | %s | %s | %s |\n", escapeMarkdown(x.ID()), x.Anchor(), codeSpan(x.Request), x.Status,
+			x.Capture.Verdict, x.Reproduction.Verdict, x.Simulator.Verdict)
+	}
+	for _, x := range ev.Exchanges {
+		blocks := []string{fmt.Sprintf("### <a id=\"%s\"></a>%s", x.Anchor(), escapeMarkdown(x.ID()))}
+		blocks = append(blocks, markdownItem("Source", x.Source))
+		for _, c := range []struct {
+			name  string
+			check Check
+		}{{"Capture", x.Capture}, {"Reproduction", x.Reproduction}, {"Simulator", x.Simulator}} {
+			blocks = append(blocks, markdownCheck(c.name, c.check))
+		}
+		b.WriteString("\n" + strings.Join(blocks, "\n\n") + "\n")
+	}
+	b.WriteString("\n### Simulator fidelity\n\n| profile | exchanges | agree | disagree | unverifiable | not checked |\n| --- | --- | --- | --- | --- | --- |\n")
+	for _, p := range ev.Profiles {
+		fmt.Fprintf(b, "| `%s` | %d | %d | %d | %d | %d |\n", p.Profile, p.Exchanges, p.Agree, p.Disagree, p.Unverifiable, p.NotChecked)
+	}
+}
+
+// markdownCheck returns one check as a list item, "- Name: verdict (rule): detail", with its
+// findings as nested items.
+func markdownCheck(name string, c Check) string {
+	head := string(c.Verdict)
+	if c.Rule != "" {
+		head += " (rule " + c.Rule + ")"
+	}
+	line := fmt.Sprintf("- %s: **%s**", name, escapeMarkdown(head))
+	if d := paragraph(c.Detail); d != "" {
+		line += ": " + escapeMarkdown(d)
+	}
+	if len(c.Scenarios) > 0 {
+		line += " (evidence for " + escapeMarkdown(strings.Join(c.Scenarios, ", ")) + ")"
+	}
+	for _, f := range c.Findings {
+		line += fmt.Sprintf("\n  - %s: engine %s, recorded %s: %s: %s", codeSpan(f.Path), codeSpan(oneLine(f.Engine)),
+			codeSpan(oneLine(f.Recorded)), f.Verdict, escapeMarkdown(paragraph(f.Why)))
+	}
+	return line
+}
+
+// oneLine puts a value on one line for a code span.
+func oneLine(s string) string {
+	if s = paragraph(s); s == "" {
+		return "(empty)"
 	}
 	return s
 }

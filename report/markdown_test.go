@@ -46,10 +46,12 @@ func TestMarkdownGridRows(t *testing.T) {
 	if err := WriteMarkdown(&out, m); err != nil {
 		t.Fatal(err)
 	}
+	grid := out.String()
+	grid = grid[strings.Index(grid, "## Grid"):strings.Index(grid, "## Details")]
 	for _, target := range m.Targets {
 		prefix := "| `" + target + "` |"
 		var row string
-		for line := range strings.SplitSeq(out.String(), "\n") {
+		for line := range strings.SplitSeq(grid, "\n") {
 			if strings.HasPrefix(line, prefix) {
 				row = line
 			}

@@ -13,6 +13,9 @@ type Matrix struct {
 	Targets        []string        `json:"targets"`   // target ids, in matrix.yaml order
 	Scenarios      []string        `json:"scenarios"` // scenario names, canonical order
 	Cells          []Cell          `json:"cells"`     // sorted by target order, then scenario order
+	// Evidence is the recorded-evidence section; nil when the matrix was
+	// built without looking for imported recordings.
+	Evidence *Evidence `json:"evidence,omitempty"`
 }
 
 // Implementation names a replay implementation, as it names itself in the
@@ -44,6 +47,11 @@ type Cell struct {
 	Actual        string `json:"actual,omitempty"`         // what the provider or the engine did
 	ProviderError string `json:"provider_error,omitempty"` // the provider's recorded error body
 	Cassette      string `json:"cassette,omitempty"`       // cassettes/<target>/<scenario>.yaml
+	// Recorded lists the recorded cassettes behind a "recorded" provenance:
+	// the cell's own cassette when it was recorded live, or the imported
+	// cassettes whose exchanges are evidence for this target and scenario,
+	// joined by ", ". Empty for simulated cells.
+	Recorded string `json:"recorded,omitempty"`
 }
 
 // Status is the outcome of a cell; see the package documentation for what each value means.

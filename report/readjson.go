@@ -23,6 +23,7 @@ func ReadJSON(r io.Reader) (*Matrix, error) {
 		Targets        *[]string       `json:"targets"`
 		Scenarios      *[]string       `json:"scenarios"`
 		Cells          *[]Cell         `json:"cells"`
+		Evidence       *Evidence       `json:"evidence"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -41,7 +42,10 @@ func ReadJSON(r io.Reader) (*Matrix, error) {
 	case doc.Cells == nil:
 		return nil, errors.New("cells: missing or null (want an array of cells)")
 	}
-	m := &Matrix{Implementation: doc.Implementation, Targets: *doc.Targets, Scenarios: *doc.Scenarios, Cells: *doc.Cells}
+	m := &Matrix{Implementation: doc.Implementation, Targets: *doc.Targets, Scenarios: *doc.Scenarios, Cells: *doc.Cells, Evidence: doc.Evidence}
+	if ev := m.Evidence; ev != nil && (ev.Targets == nil || ev.Exchanges == nil || ev.Profiles == nil) {
+		return nil, errors.New("evidence: targets, exchanges and profiles are arrays (empty, never missing or null)")
+	}
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}

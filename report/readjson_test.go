@@ -22,7 +22,7 @@ func TestReadJSONRoundTrip(t *testing.T) {
 		{sampleMatrix(), "the sample matrix has every status, both provenances and text that needs escaping"},
 		{&Matrix{}, "an empty matrix survives as empty lists"},
 		{&Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{{Target: "a", Scenario: "x",
-			Status: StatusFail, Provenance: ProvenanceRecorded, Detail: "<&> \"quoted\" \u00e9\u2028",
+			Status: StatusFail, Provenance: ProvenanceRecorded, Recorded: "cassettes/a/x.yaml", Detail: "<&> \"quoted\" \u00e9\u2028",
 			ProviderError: "line 1\r\nline 2\ttab"}}}, "HTML characters, unicode and line ends are kept exactly"},
 	}
 	for _, tc := range tests {
@@ -108,6 +108,8 @@ func TestReadJSONErrors(t *testing.T) {
 		{`{"scenarios":["x"],"cells":[]}`, "targets: missing or null (want an array of target ids)", "targets are required"},
 		{`{"targets":[],"scenarios":null,"cells":[]}`, "scenarios: missing or null (want an array of scenario names)", "null is not a list"},
 		{`{"targets":[],"scenarios":[]}`, "cells: missing or null (want an array of cells)", "cells are required"},
+		{`{"targets":[],"scenarios":[],"cells":[],"evidence":{"targets":[],"exchanges":null,"profiles":[]}}`,
+			"evidence: targets, exchanges and profiles are arrays (empty, never missing or null)", "an evidence section lists even what it does not have"},
 		{`{"targets":["a"],"scenarios":["x"],"cells":[{"target":"a","scenario":"x","status":"skipped","provenance":"recorded","detail":""}]}`,
 			`cells[0].status: unknown status "skipped" (want one of pass, fail, unverified, n/a, known-fail, advisory, error)`,
 			"statuses are validated with their path"},

@@ -22,8 +22,9 @@ var ansi = map[Status]string{
 // WriteTable writes m as a terminal grid: a header of scenario names, one line per target with
 // columns sized to the widest id or cell text, then one line per cell that is neither pass nor
 // n/a ("<target>/<scenario>: FAIL (simulated): <detail>"), then the implementation checked (when
-// m names it) and the summary line. With color set
-// the statuses are coloured with ANSI escapes; without it the output is plain text.
+// m names it), the summary line and, for a matrix with an evidence section, its summary and
+// one line per recorded exchange giving each check's verdict. With color set the statuses are
+// coloured with ANSI escapes; without it the output is plain text.
 func WriteTable(w io.Writer, m *Matrix, color bool) error {
 	rows, err := m.grid()
 	if err != nil {
@@ -83,6 +84,12 @@ func WriteTable(w io.Writer, m *Matrix, color bool) error {
 		b.WriteString("\nimplementation: " + printable(i.String()))
 	}
 	b.WriteString("\n" + m.Summary() + "\n")
+	if ev := m.Evidence; ev != nil {
+		b.WriteString("\nrecorded evidence: " + ev.Summary() + "\n")
+		for _, x := range ev.Exchanges {
+			fmt.Fprintf(&b, "%s: capture %s, reproduction %s, simulator %s\n", x.ID(), x.Capture.Verdict, x.Reproduction.Verdict, x.Simulator.Verdict)
+		}
+	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write matrix table: %w", err)
 	}

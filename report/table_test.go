@@ -34,9 +34,10 @@ func TestTableAligned(t *testing.T) {
 			t.Errorf("line %d has trailing spaces: %q", i+1, line)
 		}
 	}
-	if !strings.HasSuffix(out.String(), "\n"+m.Summary()+"\n") {
-		t.Errorf("the table must end with the summary line")
+	if !strings.Contains(out.String(), "\n"+m.Summary()+"\n\nrecorded evidence: "+m.Evidence.Summary()+"\n") {
+		t.Errorf("the grid's summary line must be followed by the evidence summary")
 	}
+
 	if strings.Contains(out.String(), "\x1b") {
 		t.Errorf("colour codes written without color")
 	}
@@ -70,7 +71,7 @@ func TestTableWidths(t *testing.T) {
 	long := "a-very-long-target-id-for-a-gateway"
 	m := &Matrix{Targets: []string{"x", long}, Scenarios: []string{"s"}, Cells: []Cell{
 		{Target: "x", Scenario: "s", Status: StatusKnownFail, Provenance: ProvenanceSimulated},
-		{Target: long, Scenario: "s", Status: StatusPass, Provenance: ProvenanceRecorded},
+		{Target: long, Scenario: "s", Status: StatusPass, Provenance: ProvenanceRecorded, Recorded: "cassettes/" + long + "/s.yaml"},
 	}}
 	var out bytes.Buffer
 	if err := WriteTable(&out, m, false); err != nil {
@@ -93,7 +94,7 @@ func TestTableWidths(t *testing.T) {
 // TestTableNeutralisesControls checks that a detail cannot drive the terminal.
 func TestTableNeutralisesControls(t *testing.T) {
 	m := &Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{{Target: "a", Scenario: "x",
-		Status: StatusFail, Provenance: ProvenanceRecorded, Detail: "refused\x1b[2J here\x07"}}}
+		Status: StatusFail, Provenance: ProvenanceRecorded, Recorded: "cassettes/a/x.yaml", Detail: "refused\x1b[2J here\x07"}}}
 	var out bytes.Buffer
 	if err := WriteTable(&out, m, false); err != nil {
 		t.Fatal(err)

@@ -13,12 +13,17 @@ import (
 //  2. Every cell names a listed target and a listed scenario, has one of the seven statuses, and
 //     appears once.
 //  3. A cell's provenance is "simulated" or "recorded"; it is "" for n/a cells, and may be ""
-//     for unverified and error cells (no cassette, or none that could be read, to judge by).
+//     for unverified and error cells (no cassette, or none that could be read, to judge by). A
+//     recorded cell names the recorded cassettes behind it in Recorded — its own scenario
+//     cassette (cassettes/<target>/<scenario>.yaml) or imported cassettes of its target that the
+//     evidence section lists — and no other cell names any.
 //  4. Every target × scenario has a cell.
 //  5. No two cells share a detail anchor ([Cell.Anchor]).
 //  6. When the matrix names its implementation, the name and version are
 //     non-empty single lines, and so are the language and homepage when
 //     given.
+//  7. The evidence section, when there is one, follows the rules of its own (see
+//     [Evidence]): one row per target, sorted exchanges, valid verdicts, counts that add up.
 //
 // The order of m.Cells is not checked: renderers walk targets × scenarios.
 func (m *Matrix) Validate() error {
@@ -33,6 +38,12 @@ func (m *Matrix) Validate() error {
 	if err != nil {
 		return err
 	}
+	if m.Evidence != nil {
+		if err := m.Evidence.validate(m.Targets); err != nil {
+			return err
+		}
+	}
+	imported := m.Evidence.cassettes()
 	seen := make(map[string]int, len(m.Cells))
 	anchors := make(map[string]int, len(m.Cells))
 	for i, c := range m.Cells {
@@ -63,6 +74,11 @@ func (m *Matrix) Validate() error {
 			if _, ok := seen[t+"/"+s]; !ok {
 				return fmt.Errorf("cells: no cell for %s/%s", t, s)
 			}
+		}
+	}
+	for i, c := range m.Cells {
+		if err := checkRecorded(c, imported); err != nil {
+			return fmt.Errorf("cells[%d].recorded: %w", i, err)
 		}
 	}
 	return nil
@@ -120,6 +136,33 @@ func checkProvenance(c Cell) error {
 		return fmt.Errorf("empty on a %s cell (want %q or %q)", c.Status, ProvenanceSimulated, ProvenanceRecorded)
 	}
 	return fmt.Errorf("unknown provenance %q (want %q or %q)", c.Provenance, ProvenanceSimulated, ProvenanceRecorded)
+}
+
+// checkRecorded applies the Recorded part of rule 3 of [Matrix.Validate] to one cell.
+func checkRecorded(c Cell, imported map[string]bool) error {
+	if c.Provenance != ProvenanceRecorded {
+		if c.Recorded != "" {
+			return fmt.Errorf("%q on a %s cell: only a recorded cell names recorded cassettes", c.Recorded, orEmpty(c.Provenance))
+		}
+		return nil
+	}
+	if c.Recorded == "" {
+		return fmt.Errorf("empty on a recorded cell: name the recorded cassette behind it")
+	}
+	own := "cassettes/" + c.Target + "/" + c.Scenario + ".yaml"
+	for _, p := range strings.Split(c.Recorded, ", ") {
+		if p != own && !(imported[p] && strings.HasPrefix(p, "cassettes/"+c.Target+"/recorded/")) {
+			return fmt.Errorf("%q is neither the cell's own cassette (%s) nor an imported cassette of %s the evidence section lists", p, own, c.Target)
+		}
+	}
+	return nil
+}
+
+func orEmpty(s string) string {
+	if s == "" {
+		return "provenance-less"
+	}
+	return s
 }
 
 // statusList returns the seven statuses joined for error messages.

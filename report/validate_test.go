@@ -7,8 +7,26 @@ import (
 
 func TestValidate(t *testing.T) {
 	cell := func(target, scenario string, s Status, provenance string) Cell {
-		return Cell{Target: target, Scenario: scenario, Status: s, Provenance: provenance}
+		c := Cell{Target: target, Scenario: scenario, Status: s, Provenance: provenance}
+		if provenance == ProvenanceRecorded {
+			c.Recorded = "cassettes/" + target + "/" + scenario + ".yaml"
+		}
+		return c
 	}
+	with := func(c Cell, recorded string) Cell { c.Recorded = recorded; return c }
+	ev := func(edit func(*Evidence)) *Evidence {
+		e := &Evidence{
+			Targets: []EvidenceTarget{{Target: "a", Cassettes: 1, Exchanges: 1}},
+			Exchanges: []EvidenceExchange{{Cassette: "cassettes/a/recorded/r.yaml", Target: "a",
+				Capture: Check{Verdict: VerdictPass}, Reproduction: Check{Verdict: VerdictNA}, Simulator: Check{Verdict: VerdictAgree}}},
+			Profiles: []ProfileFidelity{{Profile: "p", Exchanges: 1, Agree: 1}},
+		}
+		if edit != nil {
+			edit(e)
+		}
+		return e
+	}
+	imported := with(cell("a", "x", StatusPass, ProvenanceRecorded), "cassettes/a/recorded/r.yaml")
 	ok := cell("a", "x", StatusPass, ProvenanceRecorded)
 	tests := []struct {
 		m      Matrix
@@ -54,6 +72,30 @@ func TestValidate(t *testing.T) {
 			cell("t-missing", "echo", StatusPass, ProvenanceRecorded), cell("t", "missing-echo", StatusPass, ProvenanceRecorded)}},
 			`cells[1]: cell t/missing-echo has the same detail anchor "detail-t-missing-echo" as cells[0]`,
 			"detail anchors must not collide"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{with(ok, "")}},
+			`cells[0].recorded: empty on a recorded cell: name the recorded cassette behind it`, "a (rec) cell is backed by a recorded cassette"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{with(cell("a", "x", StatusPass, ProvenanceSimulated), "cassettes/a/x.yaml")}},
+			`cells[0].recorded: "cassettes/a/x.yaml" on a simulated cell: only a recorded cell names recorded cassettes`, "simulated is never called recorded"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{imported}},
+			`cells[0].recorded: "cassettes/a/recorded/r.yaml" is neither the cell's own cassette (cassettes/a/x.yaml) nor an imported cassette of a the evidence section lists`,
+			"imported evidence backs a cell only when the section lists it"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{imported}, Evidence: ev(nil)}, "",
+			"a cell backed by a listed imported cassette"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) { e.Targets = nil })},
+			`evidence.targets: 0 rows, want one per target (1)`, "every target gets a count, zero or not"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) { e.Targets[0].Exchanges = 2 })},
+			`evidence.targets[0].exchanges: 2, but 1 exchanges name a`, "counts add up"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) { e.Exchanges[0].Cassette = "cassettes/a/x.yaml" })},
+			`evidence.exchanges[0].cassette: "cassettes/a/x.yaml" is not cassettes/a/recorded/<name>.yaml`, "evidence sits in the recorded directory"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) { e.Exchanges[0].Simulator.Verdict = VerdictPass })},
+			`evidence.exchanges[0].simulator.verdict: "pass" is not a simulator verdict (want one of agree, disagree, unverifiable, not-checked)`, "each check has its own verdicts"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) {
+			e.Exchanges = append(e.Exchanges, e.Exchanges[0])
+			e.Targets[0].Exchanges = 2
+			e.Profiles[0].Exchanges, e.Profiles[0].Agree = 2, 2
+		})}, `evidence.exchanges[1]: a/recorded/r.yaml#0 comes after a/recorded/r.yaml#0`, "each exchange once, in order"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) { e.Profiles[0].Agree = 0 })},
+			`evidence.profiles[0]: p counts 1 exchanges but its verdicts add up to 0`, "fidelity counts add up"},
 	}
 	for _, tc := range tests {
 		err := tc.m.Validate()

@@ -110,6 +110,9 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 		return outcome{err: &InputError{Err: fmt.Errorf("%s: provenance names %s/%s, but the file is the cassette of %s/%s", path, pv.Target, pv.Scenario, t.ID, sc.Name)}}
 	}
 	cell.Provenance = replay.File.Provenance.Label()
+	if replay.File.Provenance.Kind == harness.Recorded {
+		cell.Recorded = harness.Path("cassettes", t.ID, sc.Name) // a (rec) cell names its recorded cassette
+	}
 	dia, err := dialects.For(t.Route.APIMode, r.table())
 	if err != nil {
 		return outcome{err: err}

@@ -69,7 +69,7 @@ func TestCompareCommitted(t *testing.T) {
 			Cells: []report.Cell{
 				{Target: "deepseek", Scenario: "carriers", Status: report.StatusPass, Provenance: report.ProvenanceSimulated},
 				{Target: "deepseek", Scenario: "missing-echo", Status: report.StatusPass, Provenance: report.ProvenanceSimulated},
-				{Target: "mistral", Scenario: "carriers", Status: report.StatusPass, Provenance: report.ProvenanceRecorded},
+				{Target: "mistral", Scenario: "carriers", Status: report.StatusPass, Provenance: report.ProvenanceRecorded, Recorded: "cassettes/mistral/carriers.yaml"},
 				{Target: "mistral", Scenario: "missing-echo", Status: report.StatusNA, Detail: "no must-echo rule"},
 			},
 		}

@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/replaycheck/replaycheck/evidence"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/report"
@@ -113,6 +114,9 @@ var _ = ReportAfterSuite("the route-by-route matrix", func(r Report) {
 	if len(m.Cells) == 0 {
 		Fail("no spec ran: the matrix is empty (check the label filter and matrix.yaml's targets)")
 	}
+	// The recorded-evidence section: the imported cassettes under
+	// <cassettes>/<target>/recorded/, checked as `replaycheck run` checks them.
+	Expect(evidence.Attach(m, evidence.Inputs{Matrix: runner.Matrix, Profiles: runner.Profiles, Dir: runner.CassetteDir})).To(Succeed())
 	complete := m.Validate() == nil
 	if dir := os.Getenv(envReports); dir != "" {
 		if !complete {

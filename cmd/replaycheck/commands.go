@@ -20,6 +20,7 @@ var commands = []command{
 	{"gate", "fail on route-table changes that break a recorded cell", runGate},
 	{"probe", "record a new provider, infer what it accepts, propose its row", runProbe},
 	{"record", "record cassettes: every wire variant of a target's scenarios", runRecord},
+	{"import", "import other projects' recordings as evidence cassettes", runImport},
 	{"serve", "run a provider profile's simulator on loopback", runServe},
 	{"connector", "serve the reference engine over the engine protocol (stdin/stdout)", runConnector},
 	{"lint", "check cassettes: provenance, coverage, no credentials", runLint},

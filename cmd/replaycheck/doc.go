@@ -4,9 +4,10 @@
 // (record a new provider and propose its row); and around them: record and
 // serve (cassettes and the loopback provider simulator), connector (the
 // reference engine over the engine protocol, which `run --engine` speaks
-// to check any agent's replay code), lint (cassette hygiene), and the
-// debugging commands explain, shape, capture and session show. The list is
-// in commands.go.
+// to check any agent's replay code), import (other projects' recordings as
+// evidence cassettes, checked by run's recorded-evidence section), lint
+// (cassette hygiene), and the debugging commands explain, shape, capture
+// and session show. The list is in commands.go.
 //
 // Usage:
 //

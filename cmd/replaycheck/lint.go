@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/replaycheck/replaycheck/importer"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/scenario"
@@ -17,16 +18,21 @@ import (
 
 func runLint(ctx context.Context, std *streams, args []string) error {
 	f := newFlags("lint",
-		"lint [--cassettes DIR] [--matrix FILE] [--providers DIR]",
+		"lint [--cassettes DIR] [--evidence DIR] [--matrix FILE] [--providers DIR]",
 		"Lint checks the cassette directory: every cassette parses, carries\n"+
 			"provenance (simulated from the target's current profile version, or\n"+
 			"recorded), sits at DIR/<target>/<scenario>.yaml for a target and a\n"+
 			"scenario of the matrix that applies to it, and holds nothing that looks\n"+
 			"like a credential (credential headers, bearer tokens, sk-…, AKIA…,\n"+
 			"AIza…, key= query parameters, long high-entropy header values); and\n"+
-			"every target × applicable scenario has its cassette. Each finding is\n"+
-			"one line naming the file (and the interaction); any finding exits 1.")
+			"every target × applicable scenario has its cassette. Imported cassettes,\n"+
+			"at DIR/<target>/recorded/<name>.yaml, must carry recorded provenance\n"+
+			"citing their source, name a target of the matrix, and hold no\n"+
+			"credentials either; --evidence lints the imported cassettes of another\n"+
+			"directory too (an import's scratch directory). Each finding is one line\n"+
+			"naming the file (and the interaction); any finding exits 1.")
 	dir := f.String("cassettes", "cassettes", "the cassette `DIR`")
+	evidenceDir := f.String("evidence", "", "also lint the imported cassettes under `DIR`/<target>/recorded/")
 	var ps profileSetFlag
 	ps.register(f)
 	pos, err := f.parse(args)
@@ -51,6 +57,14 @@ func runLint(ctx context.Context, std *streams, args []string) error {
 	if err := l.run(); err != nil {
 		return err
 	}
+	if *evidenceDir != "" && filepath.Clean(*evidenceDir) != filepath.Clean(*dir) {
+		if !dirExists(*evidenceDir) {
+			return fmt.Errorf("%s: not a directory", *evidenceDir)
+		}
+		if err := l.evidenceDir(*evidenceDir); err != nil {
+			return err
+		}
+	}
 	for _, line := range l.findings {
 		fmt.Fprintln(std.out, line)
 	}
@@ -61,7 +75,7 @@ func runLint(ctx context.Context, std *streams, args []string) error {
 		}
 		return &failuresError{n: n, what: what}
 	}
-	fmt.Fprintf(std.out, "lint: %d cassettes for %d targets: all parse, carry provenance, belong to the matrix and hold no credentials; no cell is missing\n", l.cassettes, len(mf.Targets))
+	fmt.Fprintf(std.out, "lint: %d cassettes for %d targets (%d imported): all parse, carry provenance, belong to the matrix and hold no credentials; no cell is missing\n", l.cassettes+l.imported, len(mf.Targets), l.imported)
 	return nil
 }
 
@@ -72,6 +86,7 @@ type linter struct {
 	profiles  map[string]*providers.Profile
 	findings  []string
 	cassettes int
+	imported  int
 }
 
 func (l *linter) addf(format string, args ...any) {
@@ -100,8 +115,10 @@ func (l *linter) run() error {
 			l.addf("%s: leftover temporary file of an interrupted recording: delete it", path)
 		case filepath.Ext(name) != ".yaml":
 			// READMEs and the like are not cassettes.
+		case len(parts) == 3 && parts[1] == harness.RecordedDir:
+			l.importedCassette(path, parts[0], strings.TrimSuffix(parts[2], ".yaml"))
 		case len(parts) != 2:
-			l.addf("%s: not at <dir>/<target>/<scenario>.yaml", path)
+			l.addf("%s: not at <dir>/<target>/<scenario>.yaml or <dir>/<target>/%s/<name>.yaml", path, harness.RecordedDir)
 		default:
 			target, sc := parts[0], strings.TrimSuffix(parts[1], ".yaml")
 			seen[target+"/"+sc] = true
@@ -117,16 +134,26 @@ func (l *linter) run() error {
 	return nil
 }
 
-// cassette checks one file found at <dir>/<target>/<sc>.yaml.
-func (l *linter) cassette(path, target, sc string) {
-	l.cassettes++
+// read reads a cassette, adding a finding when it does not parse and one
+// for everything in it that looks like a credential.
+func (l *linter) read(path string) (*harness.File, bool) {
 	file, err := harness.Read(path)
 	if err != nil {
 		l.addf("%v", err)
-		return
+		return nil, false
 	}
 	for _, fd := range harness.Scan(file) {
 		l.addf("%s: %s: looks like a credential (%s)", path, fd.Where, fd.What)
+	}
+	return file, true
+}
+
+// cassette checks one file found at <dir>/<target>/<sc>.yaml.
+func (l *linter) cassette(path, target, sc string) {
+	l.cassettes++
+	file, ok := l.read(path)
+	if !ok {
+		return
 	}
 	prov := file.Provenance
 	if prov.Target != target || prov.Scenario != sc {
@@ -157,6 +184,50 @@ func (l *linter) cassette(path, target, sc string) {
 		case prov.ProfileVersion != p.Version:
 			l.addf("%s: simulated from %s v%d, but the profile is now v%d: re-record it (make cassettes)", path, prov.Profile, prov.ProfileVersion, p.Version)
 		}
+	}
+}
+
+// evidenceDir lints a directory that holds imported cassettes only.
+func (l *linter) evidenceDir(dir string) error {
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if len(parts) == 3 && parts[1] == harness.RecordedDir && filepath.Ext(parts[2]) == ".yaml" {
+			l.importedCassette(path, parts[0], strings.TrimSuffix(parts[2], ".yaml"))
+			return nil
+		}
+		l.addf("%s: not an imported cassette (want <dir>/<target>/%s/<name>.yaml)", path, harness.RecordedDir)
+		return nil
+	})
+	sort.Strings(l.findings)
+	return err
+}
+
+// importedCassette checks one file found at <dir>/<target>/recorded/<name>.yaml.
+func (l *linter) importedCassette(path, target, name string) {
+	l.imported++
+	file, ok := l.read(path)
+	if !ok {
+		return
+	}
+	prov := file.Provenance
+	switch {
+	case !prov.Imported():
+		l.addf("%s: an imported cassette must carry recorded provenance citing its source; this one is %s without a source", path, prov.Kind)
+	case prov.Target != target:
+		l.addf("%s: provenance names target %s, but the file sits under %s", path, prov.Target, target)
+	}
+	if importer.Name(name) != name {
+		l.addf("%s: the name %q is not lower-case words of letters and digits joined by -", path, name)
+	}
+	if _, ok := l.matrix.Target(target); !ok {
+		l.addf("%s: no target %q in %s", path, target, l.matrix.Path)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/replaycheck/replaycheck/suites/harness"
+	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
 func lintArgs(dir string) []string {
@@ -187,5 +188,59 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLintImported checks the imported cassettes under <target>/recorded/,
+// in the cassettes directory and in an --evidence directory, one broken
+// way per row.
+func TestLintImported(t *testing.T) {
+	imported := func(edit func(f *harness.File)) *harness.File {
+		f := &harness.File{Version: 2, Provenance: harness.Provenance{Kind: harness.Recorded, Target: "deepseek", Host: "api.deepseek.com",
+			Source: &harness.Source{Repository: "example/agent", Path: "tests/c.yaml", Format: "vcrpy", Interactions: []int{0}}},
+			Interactions: []*cassette.Interaction{{
+				Request:  cassette.Request{Method: "POST", URL: "https://api.deepseek.com/v1/chat/completions", Body: `{"model":"m"}`},
+				Response: cassette.Response{Code: 200, Body: `{}`},
+			}}}
+		if edit != nil {
+			edit(f)
+		}
+		return f
+	}
+	tests := []struct {
+		target, name string
+		file         *harness.File
+		want         string // a fragment of the one finding, "" for none
+		reason       string
+	}{
+		{"deepseek", "good", imported(nil), "", "a well-formed imported cassette"},
+		{"kimi", "moved", imported(nil), "provenance names target deepseek, but the file sits under kimi", "the directory names the target"},
+		{"deepseek", "Bad_Name", imported(nil), `the name "Bad_Name" is not lower-case words`, "names are kebab-case"},
+		{"deepseek", "key", imported(func(f *harness.File) {
+			f.Interactions[0].Request.Headers = map[string][]string{"Cookie": {"__cf_bm=abc"}}
+		}), "interaction 0 request header Cookie: looks like a credential", "a cookie left in an imported cassette"},
+		{"deepseek", "scenario", &harness.File{Version: 2, Provenance: harness.Provenance{Kind: harness.Recorded, Target: "deepseek", Scenario: "carriers", Date: "2026-03-01", Host: "api.deepseek.com"}},
+			"an imported cassette must carry recorded provenance citing its source", "a scenario cassette is not imported evidence"},
+	}
+	for _, tc := range tests {
+		for _, where := range []string{"cassettes", "evidence"} {
+			cassettes := copyTree(t, repoCassettes)
+			dir := cassettes
+			args := lintArgs(cassettes)
+			if where == "evidence" {
+				dir = t.TempDir()
+				args = append(args, "--evidence", dir)
+			}
+			if err := harness.Write(harness.RecordedPath(dir, tc.target, tc.name), tc.file); err != nil {
+				t.Fatal(err)
+			}
+			r := runMain(t, "", args...)
+			switch {
+			case tc.want == "" && (r.code != 0 || !strings.Contains(r.stdout, "(1 imported)")):
+				t.Errorf("%s (%s): exit %d:\n%s", tc.reason, where, r.code, r.stdout)
+			case tc.want != "" && (r.code != 1 || strings.Count(r.stdout, "\n") != 1 || !strings.Contains(r.stdout, tc.want)):
+				t.Errorf("%s (%s): exit %d, want one finding with %q:\n%s", tc.reason, where, r.code, tc.want, r.stdout)
+			}
+		}
 	}
 }

@@ -289,8 +289,8 @@ func pageProblems(page string, m *report.Matrix) []string {
 	}
 	grid := map[string]*pageNode{}
 	for _, el := range elements {
-		if el.tag != "td" {
-			continue
+		if el.tag != "td" || el.attrs["data-target"] == "" {
+			continue // not a grid cell (the evidence tables)
 		}
 		id := el.attrs["data-target"] + "/" + el.attrs["data-scenario"]
 		if grid[id] != nil {
@@ -395,7 +395,7 @@ func TestPageProblems(t *testing.T) {
 			{Target: "deepseek", Scenario: "strict-schema", Status: report.StatusNA, Detail: "the provider refuses no standard carrier"},
 			{Target: "mistral", Scenario: "carriers", Status: report.StatusFail, Provenance: report.ProvenanceRecorded,
 				Detail: "the provider refused the request (400)", Expected: "the request accepted", Actual: "refused with 400",
-				ProviderError: `{"message":"Extra inputs are not permitted"}`, Cassette: "cassettes/mistral/carriers.yaml"},
+				ProviderError: `{"message":"Extra inputs are not permitted"}`, Cassette: "cassettes/mistral/carriers.yaml", Recorded: "cassettes/mistral/carriers.yaml"},
 			{Target: "mistral", Scenario: "strict-schema", Status: report.StatusUnverified,
 				Detail: "no recorded answer", Expected: "nearest recorded interaction is 0", Actual: "POST /v1/chat/completions"},
 		},

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/replaycheck/replaycheck/evidence"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario"
@@ -44,7 +45,8 @@ func ignoreColor(write func(io.Writer, *report.Matrix) error) matrixWriter {
 
 func runRun(ctx context.Context, std *streams, args []string) error {
 	f := newFlags("run",
-		"run [--target ID]... [--scenario S]... [--format table|md|json|junit|html] [--out DIR] [--cassettes DIR] [--providers DIR] [--color] [--engine CMD [--engine-timeout D]]",
+		"run [--target ID]... [--scenario S]... [--format table|md|json|junit|html] [--out DIR] [--cassettes DIR]\n"+
+			"       [--evidence DIR] [--providers DIR] [--color] [--engine CMD [--engine-timeout D]]",
 		"Run replays the committed cassettes through every scenario with the route\n"+
 			"table and prints the route-by-route matrix: one row per target, one column\n"+
 			"per scenario, each cell pass, fail, unverified, n/a, known-fail or advisory,\n"+
@@ -56,6 +58,11 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			"known failure that passes included, and 3 when any cell could not be\n"+
 			"judged (error: an unreadable cassette, say); the matrix is printed or\n"+
 			"written first either way, the cause in each error cell's detail.\n\n"+
+			"The recorded-evidence section checks the imported cassettes under\n"+
+			"DIR/<target>/recorded/ (--evidence, by default the cassettes directory):\n"+
+			"capture, reproduction by the engine, and the simulator's fidelity; a cell\n"+
+			"they are evidence for shows rec, and fails when the real provider's\n"+
+			"answers contradict it.\n\n"+
 			"--engine checks another implementation instead of the reference engine:\n"+
 			"CMD is started once and answers every engine step over the engine\n"+
 			"protocol (JSON lines on stdin/stdout, protocol/README.md), while the\n"+
@@ -70,6 +77,7 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	format := f.String("format", "table", "print the matrix as `FORMAT`: table, md, json, junit or html")
 	out := f.String("out", "", "write the four report files into `DIR` instead of printing the matrix")
 	cassettes := f.String("cassettes", "cassettes", "the cassettes `DIR`")
+	evidenceDir := f.String("evidence", "", "read imported cassettes from `DIR`/<target>/recorded/ (default: the cassettes directory)")
 	var profileSet profileSetFlag
 	profileSet.register(f)
 	color := f.Bool("color", false, "colour the statuses of the table format")
@@ -120,6 +128,14 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	m, err := r.RunMatrix(ctx, targets, scenarios, p.cell)
 	p.done()
 	if err != nil {
+		return err
+	}
+	if *evidenceDir == "" {
+		*evidenceDir = *cassettes
+	} else if err := checkDir(*evidenceDir); err != nil {
+		return err
+	}
+	if err := evidence.Attach(m, evidence.Inputs{Matrix: mf, Profiles: profiles, Dir: *evidenceDir}); err != nil {
 		return err
 	}
 	if *out != "" {

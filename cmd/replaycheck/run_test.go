@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/evidence"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario"
@@ -84,6 +85,9 @@ func TestRun(t *testing.T) {
 		runner := &scenario.Runner{Matrix: mf, Profiles: profiles, CassetteDir: fixture}
 		m, err := runner.RunMatrix(context.Background(), runFixtureTargets, nil, nil)
 		if err != nil {
+			t.Fatal(err)
+		}
+		if err := evidence.Attach(m, evidence.Inputs{Matrix: mf, Profiles: profiles, Dir: fixture}); err != nil {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer

@@ -9,7 +9,7 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/anthropic"
-	"github.com/replaycheck/replaycheck/engine/internal/realdata"
+	"github.com/replaycheck/replaycheck/internal/realdata"
 	"github.com/tidwall/gjson"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/gemini"
-	"github.com/replaycheck/replaycheck/engine/internal/realdata"
+	"github.com/replaycheck/replaycheck/internal/realdata"
 	"github.com/tidwall/gjson"
 )
 

@@ -23,15 +23,63 @@ const (
 // Provenance says where a cassette's provider answers come from: simulated
 // from a provider profile (name and version), or recorded from the live
 // provider (date and base URL host) — never both.
+//
+// A recorded cassette is either a scenario cassette (`record` against the
+// live provider: target, scenario, date and host) or imported evidence
+// (`import` of another project's recording: target, host, the [Source] it
+// was read from, and no scenario, because the conversation is the
+// recording's own). An imported cassette's date is the day the recording
+// says it was made (its Date header), and may be unknown: its source
+// commit pins it instead.
 type Provenance struct {
-	Kind           string `yaml:"kind"`
-	Target         string `yaml:"target"`
-	Scenario       string `yaml:"scenario"`
-	Profile        string `yaml:"profile,omitempty"`
-	ProfileVersion int    `yaml:"profile_version,omitempty"`
-	Date           string `yaml:"date,omitempty"`
-	Host           string `yaml:"host,omitempty"`
+	Kind           string  `yaml:"kind"`
+	Target         string  `yaml:"target"`
+	Scenario       string  `yaml:"scenario,omitempty"`
+	Profile        string  `yaml:"profile,omitempty"`
+	ProfileVersion int     `yaml:"profile_version,omitempty"`
+	Date           string  `yaml:"date,omitempty"`
+	Host           string  `yaml:"host,omitempty"`
+	Source         *Source `yaml:"source,omitempty"`
 }
+
+// A Source says where an imported cassette was read from: the public
+// repository, the file's path in it, the commit, the licence, and the
+// foreign format, with the positions of the source's interactions this
+// cassette keeps. Elsewhere lists the source's other interactions and what
+// became of them, so an exchange left out of one cassette is never dropped
+// silently.
+type Source struct {
+	Repository string `yaml:"repository"`
+	Path       string `yaml:"path"`
+	Commit     string `yaml:"commit,omitempty"`
+	Licence    string `yaml:"licence,omitempty"`
+	// Format is the foreign format the recording was kept in (see
+	// importer.Formats).
+	Format string `yaml:"format"`
+	// Interactions are the 0-based positions, in the source, of this
+	// cassette's interactions, in order.
+	Interactions []int `yaml:"interactions"`
+	// Elsewhere are the source's other interactions.
+	Elsewhere []Elsewhere `yaml:"elsewhere,omitempty"`
+}
+
+// Elsewhere is one interaction of an imported source that another cassette
+// holds, or that could not be placed at any target.
+type Elsewhere struct {
+	// Interaction is its 0-based position in the source.
+	Interaction int `yaml:"interaction"`
+	// Request is "METHOD host/path".
+	Request string `yaml:"request"`
+	// APIMode is the api mode its path speaks.
+	APIMode string `yaml:"api_mode"`
+	// Target is the target whose cassette holds it, "" when unplaced.
+	Target string `yaml:"target,omitempty"`
+	// Unplaced says why no target took it.
+	Unplaced string `yaml:"unplaced,omitempty"`
+}
+
+// Imported reports whether the cassette is imported evidence.
+func (p Provenance) Imported() bool { return p.Source != nil }
 
 var dateSyntax = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
@@ -46,17 +94,46 @@ func (p Provenance) Validate() error {
 			return errors.New("simulated provenance must not carry a recording date or host")
 		}
 	case Recorded:
-		if !dateSyntax.MatchString(p.Date) || p.Host == "" {
-			return errors.New("recorded provenance needs date (YYYY-MM-DD) and host")
-		}
 		if p.Profile != "" || p.ProfileVersion != 0 {
 			return errors.New("recorded provenance must not name a profile")
+		}
+		if p.Source != nil {
+			return p.validateImported()
+		}
+		if !dateSyntax.MatchString(p.Date) || p.Host == "" {
+			return errors.New("recorded provenance needs date (YYYY-MM-DD) and host")
 		}
 	default:
 		return fmt.Errorf("provenance kind %q (want %s or %s)", p.Kind, Simulated, Recorded)
 	}
+	if p.Source != nil {
+		return errors.New("only recorded provenance may name a source")
+	}
 	if p.Target == "" || p.Scenario == "" {
 		return errors.New("provenance needs target and scenario")
+	}
+	return nil
+}
+
+// validateImported checks the provenance of imported evidence.
+func (p Provenance) validateImported() error {
+	s := p.Source
+	switch {
+	case p.Target == "" || p.Host == "":
+		return errors.New("imported provenance needs target and host")
+	case p.Scenario != "":
+		return errors.New("imported provenance must not name a scenario: the conversation is the recording's own")
+	case p.Date != "" && !dateSyntax.MatchString(p.Date):
+		return errors.New("imported provenance: date must be YYYY-MM-DD when given")
+	case s.Repository == "" || s.Path == "" || s.Format == "":
+		return errors.New("imported provenance: source needs repository, path and format")
+	case len(s.Interactions) == 0:
+		return errors.New("imported provenance: source names no interaction")
+	}
+	for i, e := range s.Elsewhere {
+		if (e.Target == "") == (e.Unplaced == "") {
+			return fmt.Errorf("imported provenance: source.elsewhere[%d]: name the target that holds interaction %d or why it is unplaced, not both", i, e.Interaction)
+		}
 	}
 	return nil
 }
@@ -75,6 +152,16 @@ type File struct {
 // Path returns the cassette path of a cell: <dir>/<target>/<scenario>.yaml.
 func Path(dir, target, scenario string) string {
 	return filepath.Join(dir, target, scenario+".yaml")
+}
+
+// RecordedDir is the directory, below a target's cassettes, that holds the
+// target's imported evidence.
+const RecordedDir = "recorded"
+
+// RecordedPath returns the path of an imported cassette:
+// <dir>/<target>/recorded/<name>.yaml.
+func RecordedPath(dir, target, name string) string {
+	return filepath.Join(dir, target, RecordedDir, name+".yaml")
 }
 
 // ErrNoCassette is returned by [Read] when the file does not exist.
@@ -115,6 +202,9 @@ func parse(name string, b []byte) (*File, error) {
 	}
 	if err := f.Provenance.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if src := f.Provenance.Source; src != nil && len(src.Interactions) != len(f.Interactions) {
+		return nil, fmt.Errorf("%s: provenance source names %d interactions, the cassette holds %d", name, len(src.Interactions), len(f.Interactions))
 	}
 	for i, it := range f.Interactions {
 		if err := checkInteraction(i, it); err != nil {

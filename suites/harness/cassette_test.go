@@ -3,6 +3,7 @@ package harness_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,14 @@ func simulated() harness.Provenance {
 
 func recorded() harness.Provenance {
 	return harness.Provenance{Kind: harness.Recorded, Target: "acme", Scenario: "carriers", Date: "2026-03-01", Host: "api.acme.test"}
+}
+
+func imported() harness.Provenance {
+	return harness.Provenance{Kind: harness.Recorded, Target: "acme", Host: "api.acme.test", Source: &harness.Source{
+		Repository: "example/agent", Path: "tests/cassettes/roundtrip.yaml", Commit: "0123abc", Licence: "MIT",
+		Format: "vcrpy", Interactions: []int{1, 2},
+		Elsewhere: []harness.Elsewhere{{Interaction: 0, Request: "POST api.other.test/v1/x", APIMode: "chat", Unplaced: "no target"}},
+	}}
 }
 
 func TestProvenanceValidate(t *testing.T) {
@@ -58,6 +67,25 @@ func TestProvenanceValidate(t *testing.T) {
 			"provenance needs target and scenario", "the cell is named"},
 		{"no-scenario", func(p *harness.Provenance) { p.Scenario = "" }, recorded,
 			"provenance needs target and scenario", "the cell is named"},
+		{"imported", func(*harness.Provenance) {}, imported, "", "target, host and a cited source make imported evidence"},
+		{"imported-dated", func(p *harness.Provenance) { p.Date = "2026-01-07" }, imported, "", "a Date header dates an imported recording"},
+		{"imported-bad-date", func(p *harness.Provenance) { p.Date = "Wed, 07 Jan 2026" }, imported,
+			"imported provenance: date must be YYYY-MM-DD when given", "dates are ISO days"},
+		{"imported-no-host", func(p *harness.Provenance) { p.Host = "" }, imported,
+			"imported provenance needs target and host", "evidence names the endpoint it came from"},
+		{"imported-with-scenario", func(p *harness.Provenance) { p.Scenario = "carriers" }, imported,
+			"imported provenance must not name a scenario: the conversation is the recording's own", "an imported conversation is not a scenario's"},
+		{"imported-no-repository", func(p *harness.Provenance) { p.Source.Repository = "" }, imported,
+			"imported provenance: source needs repository, path and format", "evidence cites its public source"},
+		{"imported-no-interactions", func(p *harness.Provenance) { p.Source.Interactions = nil }, imported,
+			"imported provenance: source names no interaction", "each interaction is traced to its source position"},
+		{"imported-elsewhere-both", func(p *harness.Provenance) { p.Source.Elsewhere[0].Target = "acme" }, imported,
+			"imported provenance: source.elsewhere[0]: name the target that holds interaction 0 or why it is unplaced, not both", "an interaction is either placed or unplaced"},
+		{"imported-simulated", func(p *harness.Provenance) {
+			p.Kind, p.Profile, p.ProfileVersion = harness.Simulated, "acme", 1
+			p.Host = ""
+		}, imported,
+			"only recorded provenance may name a source", "simulated is never called recorded"},
 	}
 	for _, tc := range tests {
 		p := tc.base()
@@ -178,6 +206,33 @@ func TestReadMissing(t *testing.T) {
 func TestPath(t *testing.T) {
 	if got := harness.Path("cassettes", "bedrock-converse-claude", "signed-roundtrip"); got != filepath.Join("cassettes", "bedrock-converse-claude", "signed-roundtrip.yaml") {
 		t.Errorf("path %s", got)
+	}
+	if got := harness.RecordedPath("cassettes", "anthropic", "thinking-roundtrip"); got != filepath.Join("cassettes", "anthropic", "recorded", "thinking-roundtrip.yaml") {
+		t.Errorf("recorded path %s", got)
+	}
+}
+
+// TestParseImportedCountsInteractions checks that an imported cassette
+// traces every interaction to its source position, one for one.
+func TestParseImportedCountsInteractions(t *testing.T) {
+	prov := "provenance:\n  kind: recorded\n  target: acme\n  host: api.acme.test\n  source:\n    repository: example/agent\n" +
+		"    path: tests/c.yaml\n    format: vcrpy\n    interactions: [%s]\ninteractions:\n"
+	body := validCassette[strings.Index(validCassette, "interactions:\n")+len("interactions:\n"):]
+	for _, tc := range []struct {
+		positions, want, reason string
+	}{
+		{"0, 3", "", "two interactions traced to source positions 0 and 3"},
+		{"0", "c.yaml: provenance source names 1 interactions, the cassette holds 2", "an untraced interaction is refused"},
+	} {
+		doc := "version: 2\n" + fmt.Sprintf(prov, tc.positions) + body
+		_, err := harness.Parse("c.yaml", []byte(doc))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s: error %q, want %q", tc.reason, got, tc.want)
+		}
 	}
 }
 

@@ -196,14 +196,22 @@ func (r *Recording) Sent() int {
 	return r.sent
 }
 
-// scrub runs before anything is written: it keeps only harmless headers,
-// removes credential query parameters and secret values, pins the host to
-// the target's, and zeroes volatile fields so recordings are byte-stable.
+// scrub runs before anything is written; see [Scrub].
 func (r *Recording) scrub(i *cassette.Interaction) error {
+	Scrub(i, r.target.Host, r.opts.Secrets)
+	return nil
+}
+
+// Scrub is what every cassette writer (`record`, `import`) does to an
+// interaction before it is stored: it keeps only harmless headers
+// ([ScrubHeaders]), removes credential query parameters ([ScrubURL]) and
+// the given secret values, pins the request host, and zeroes volatile
+// fields so stored interactions are byte-stable.
+func Scrub(i *cassette.Interaction, host string, secrets []string) {
 	i.Request.Headers = ScrubHeaders(i.Request.Headers)
 	i.Response.Headers = ScrubHeaders(i.Response.Headers)
 	i.Request.URL = ScrubURL(i.Request.URL)
-	i.Request.Host = r.target.Host
+	i.Request.Host = host
 	i.Request.RemoteAddr = ""
 	i.Request.RequestURI = ""
 	i.Request.Form = nil
@@ -214,7 +222,7 @@ func (r *Recording) scrub(i *cassette.Interaction) error {
 	i.Response.Trailer = nil
 	i.Response.TransferEncoding = nil
 	i.Response.Duration = 0
-	for _, s := range r.opts.Secrets {
+	for _, s := range secrets {
 		if s == "" {
 			continue
 		}
@@ -225,7 +233,6 @@ func (r *Recording) scrub(i *cassette.Interaction) error {
 	// Lengths of the bodies as stored, after scrubbing.
 	i.Response.ContentLength = int64(len(i.Response.Body))
 	i.Request.ContentLength = int64(len(i.Request.Body))
-	return nil
 }
 
 // Finish stops the recorder and returns the scrubbed interactions, in the

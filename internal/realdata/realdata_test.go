@@ -7,11 +7,13 @@ import (
 )
 
 // TestLoadCassette reads a cassette written here: a parsed_body becomes
-// JSON, a body.string is kept as it is, and the status and URI carry over.
+// JSON, a body.string is kept as it is, a !!binary body is decoded, and the
+// status and URI carry over.
 func TestLoadCassette(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.yaml")
 	doc := `interactions:
 - request:
+    method: POST
     uri: https://example.test/v1/messages
     parsed_body:
       model: m
@@ -22,6 +24,7 @@ func TestLoadCassette(t *testing.T) {
     status:
       code: 200
 - request:
+    method: POST
     uri: https://example.test/v1/other
     body: '{"a":1}'
   response:
@@ -29,6 +32,15 @@ func TestLoadCassette(t *testing.T) {
       error: bad
     status:
       code: 400
+- request:
+    method: POST
+    uri: https://example.test/v1/bin
+    body: null
+  response:
+    body:
+      string: !!binary AAEC
+    status:
+      code: 200
 `
 	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
@@ -37,6 +49,7 @@ func TestLoadCassette(t *testing.T) {
 	want := []Interaction{
 		{URI: "https://example.test/v1/messages", RequestBody: []byte(`{"model":"m","stream":true}`), Status: 200, ResponseBody: []byte("data: {}\n\n")},
 		{URI: "https://example.test/v1/other", RequestBody: []byte(`{"a":1}`), Status: 400, ResponseBody: []byte(`{"error":"bad"}`)},
+		{URI: "https://example.test/v1/bin", Status: 200, ResponseBody: []byte{0, 1, 2}},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d interactions, want %d", len(got), len(want))
@@ -49,26 +62,20 @@ func TestLoadCassette(t *testing.T) {
 	}
 }
 
-// TestBodyOf covers each body form a cassette may hold.
-func TestBodyOf(t *testing.T) {
-	for _, tc := range []struct {
-		reason      string
-		parsed, raw any
-		want        string
-	}{
-		{"a parsed body wins and becomes JSON", map[string]any{"k": "v"}, "ignored", `{"k":"v"}`},
-		{"a string body is taken as it is", nil, "event: x\n", "event: x\n"},
-		{"a byte body is taken as it is", nil, []byte{0, 1, 2}, "\x00\x01\x02"},
-		{"no body is nil", nil, nil, ""},
-	} {
-		if got := string(bodyOf(t, tc.parsed, tc.raw)); got != tc.want {
-			t.Errorf("%s: got %q, want %q", tc.reason, got, tc.want)
-		}
+// TestDirIsBesideTheRepository finds ../shared/realdata from the
+// repository root, wherever below it the test runs.
+func TestDirIsBesideTheRepository(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, want := Dir(), filepath.Join(filepath.Dir(root), "shared", "realdata"); d != want {
+		t.Errorf("Dir() = %q, want %q", d, want)
 	}
 }
 
-// TestFilesSkipsWhenAbsent checks that a dialect without recordings skips
-// the test rather than failing it.
+// TestFilesSkipsWhenAbsent checks that a directory without recordings
+// skips the test rather than failing it.
 func TestFilesSkipsWhenAbsent(t *testing.T) {
 	var skipped bool
 	t.Run("absent", func(t *testing.T) {
@@ -77,6 +84,6 @@ func TestFilesSkipsWhenAbsent(t *testing.T) {
 		t.Error("Files returned for an absent directory")
 	})
 	if !skipped {
-		t.Error("an absent dialect directory did not skip the test")
+		t.Error("an absent directory did not skip the test")
 	}
 }

@@ -1,0 +1,215 @@
+package importer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/matrix"
+)
+
+// A Placement says where one exchange goes.
+type Placement struct {
+	// Exchange is the exchange's index in its recording.
+	Exchange int
+	// Route is what the request says about where it went.
+	Route Route
+	// Target is the target that takes it, "" when unplaced.
+	Target string
+	// Note says how the target was chosen when it was not an exact match
+	// (another model or path, a response-only fixture, --target).
+	Note string
+	// Unplaced says why no target takes it.
+	Unplaced string
+}
+
+// Place picks the matrix target of an exchange, by host, path and model:
+//
+//  1. The api mode comes from the request path (a response-only fixture's
+//     from its events). A path that speaks no known api mode is unplaced.
+//  2. A forced target (--target) takes the exchange when it speaks the
+//     same api mode, whatever its host and model: its dialect reads it.
+//  3. The candidates are the targets of that api mode on the exchange's
+//     host (any host for a response-only fixture, which recorded none).
+//     None: unplaced.
+//  4. A candidate whose base URL and model are the recorded ones is an
+//     exact match.
+//  5. Otherwise the first candidate, in matrix order, for which the route
+//     decision is identical with the recorded base URL and model put in
+//     its route — same carrier row, must-echo family, pad, carriers,
+//     vendor flags, private native fields and prior-thinking answer, and
+//     on native routes the same dialect policy (Anthropic route, replay,
+//     platform, learnt rejections; Converse model policy) — takes it: the
+//     engine would shape the recorded turn for it exactly as for the
+//     recorded endpoint. A response-only fixture without a model goes to
+//     the first candidate: only capture is checked on it, and capture
+//     depends on the api mode alone.
+//  6. Otherwise the exchange is unplaced, naming the nearest candidate
+//     and the first part of the decision that differs; --target places it
+//     anyway.
+func Place(e Exchange, mf *matrix.File, forced string) Placement {
+	p := Placement{Exchange: e.Index}
+	r, ok := RouteOf(e)
+	if !ok {
+		p.Unplaced = "the path " + e.Path() + " speaks no api mode replaycheck knows"
+		return p
+	}
+	p.Route = r
+	if forced != "" {
+		t, ok := mf.Target(forced)
+		switch {
+		case !ok:
+			p.Unplaced = fmt.Sprintf("--target %s: no such target", forced)
+		case t.Route.APIMode != r.Mode:
+			p.Unplaced = fmt.Sprintf("--target %s speaks api mode %s, the exchange %s", forced, t.Route.APIMode, r.Mode)
+		default:
+			p.Target, p.Note = t.ID, "placed by --target"
+		}
+		return p
+	}
+	var cands []matrix.Target
+	for _, t := range mf.Targets {
+		if t.Route.APIMode == r.Mode && (e.ResponseOnly() || t.Route.Host() == e.Host()) {
+			cands = append(cands, t)
+		}
+	}
+	if len(cands) == 0 {
+		if e.ResponseOnly() {
+			p.Unplaced = fmt.Sprintf("no target of api mode %s", r.Mode)
+		} else {
+			p.Unplaced = fmt.Sprintf("no target of api mode %s on %s", r.Mode, e.Host())
+		}
+		return p
+	}
+	for _, t := range cands {
+		if (e.ResponseOnly() || strings.TrimSuffix(t.Route.BaseURL, "/") == r.BaseURL) && (r.Model == "" || r.Model == t.Route.Model) {
+			p.Target = t.ID
+			if e.ResponseOnly() {
+				p.Note = responseOnlyNote(r, len(cands))
+			}
+			return p
+		}
+	}
+	if e.ResponseOnly() && r.Model == "" {
+		p.Target, p.Note = cands[0].ID, responseOnlyNote(r, len(cands))
+		return p
+	}
+	var nearest []difference
+	for i, t := range cands {
+		diff := decisionDiff(&mf.Table, t, recordedRoute(t, r))
+		if len(diff) == 0 {
+			p.Target = t.ID
+			p.Note = fmt.Sprintf("%s is not the target's (%s); the route decision is the same", recordedWhat(t, r), targetWhat(t))
+			if e.ResponseOnly() {
+				p.Note += "; " + responseOnlyNote(r, len(cands))
+			}
+			return p
+		}
+		if i == 0 {
+			nearest = diff
+		}
+	}
+	t := cands[0]
+	p.Unplaced = fmt.Sprintf("%s is not a target's, and the nearest target %s (%s) decides differently: %s; --target %s places it anyway",
+		recordedWhat(t, r), t.ID, targetWhat(t), nearest[0], t.ID)
+	return p
+}
+
+func responseOnlyNote(r Route, candidates int) string {
+	what := "the fixture recorded no request, so no host"
+	if r.Model == "" {
+		what += " or model"
+	}
+	return fmt.Sprintf("%s (%d target(s) of api mode %s); only capture is checked on it", what, candidates, r.Mode)
+}
+
+// recordedRoute is the target's route with the recorded base URL and model.
+func recordedRoute(t matrix.Target, r Route) engine.Route {
+	rt := t.Route
+	if r.BaseURL != "" {
+		rt.BaseURL = r.BaseURL
+	}
+	if r.Model != "" {
+		rt.Model = r.Model
+	}
+	return rt
+}
+
+// recordedWhat names what differs from the target: "model m", "path /p".
+func recordedWhat(t matrix.Target, r Route) string {
+	var parts []string
+	if r.Model != "" && r.Model != t.Route.Model {
+		parts = append(parts, "model "+r.Model)
+	}
+	if r.BaseURL != "" && r.BaseURL != strings.TrimSuffix(t.Route.BaseURL, "/") {
+		parts = append(parts, "base URL "+r.BaseURL)
+	}
+	if len(parts) == 0 {
+		return "the route"
+	}
+	return strings.Join(parts, " and ")
+}
+
+func targetWhat(t matrix.Target) string {
+	return "model " + t.Route.Model + ", base URL " + t.Route.BaseURL
+}
+
+// difference is one part of a route decision that differs.
+type difference string
+
+// decisionDiff lists the parts of the route decision that differ between
+// the target's own route and the recorded one, in a fixed order.
+func decisionDiff(tbl *engine.Table, t matrix.Target, rec engine.Route) []difference {
+	own, other := DecisionParts(tbl, t.Route), DecisionParts(tbl, rec)
+	var out []difference
+	for i := range own {
+		if own[i].Value != other[i].Value {
+			out = append(out, difference(fmt.Sprintf("%s %s here, %s for %s", own[i].Name, other[i].Value, own[i].Value, t.Route.Model)))
+		}
+	}
+	return out
+}
+
+// A DecisionPart is one named part of a route decision.
+type DecisionPart struct{ Name, Value string }
+
+// DecisionParts describes everything the route table decides for a route
+// that shapes its requests: the carrier decision (SPEC §2) and, on native
+// routes, the dialect's policy (SPEC §4). Two routes with equal parts get
+// the same wire copy of the same history.
+func DecisionParts(tbl *engine.Table, r engine.Route) []DecisionPart {
+	d := tbl.Decide(r, 0)
+	parts := []DecisionPart{
+		{"carrier row", d.Row},
+		{"must-echo family", orNone(d.EchoFamily)},
+		{"pad", strconv.FormatBool(d.Pad)},
+		{"carriers", d.Carriers.String()},
+		{"vendor flags", orNone(strings.Join(d.FlagIDs, ","))},
+		{"private native fields", orNone(strings.Join(d.NativeFields, ","))},
+		{"prior thinking", strconv.FormatBool(d.PriorThinking)},
+	}
+	switch r.APIMode {
+	case engine.ModeAnthropic:
+		a := tbl.Dialects.Anthropic.Decide(r.BaseURL, r.Model)
+		parts = append(parts,
+			DecisionPart{"anthropic route", orNone(a.Route)},
+			DecisionPart{"replay", string(a.Replay)},
+			DecisionPart{"platform", a.Platform},
+			DecisionPart{"learnt signature rejections", strconv.FormatBool(a.LearnRejections)})
+	case engine.ModeBedrockConverse:
+		c := tbl.Dialects.Converse.For(r.Model)
+		parts = append(parts,
+			DecisionPart{"converse policy", c.ID},
+			DecisionPart{"replay", string(c.Replay)},
+			DecisionPart{"thinking requested", strconv.FormatBool(c.RequestThinking)})
+	}
+	return parts
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

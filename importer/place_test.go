@@ -1,0 +1,115 @@
+package importer
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/matrix"
+)
+
+func loadMatrix(t *testing.T) *matrix.File {
+	t.Helper()
+	mf, err := matrix.Load(filepath.Join("..", "matrix.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mf
+}
+
+// TestPlace runs the placement rule over exchanges written for it,
+// against the project's matrix.yaml.
+func TestPlace(t *testing.T) {
+	mf := loadMatrix(t)
+	post := func(url, body string) Exchange {
+		return Exchange{Method: "POST", URL: url, RequestBody: []byte(body), Status: 200}
+	}
+	tests := []struct {
+		e      Exchange
+		forced string
+		target string
+		note   string // a fragment of the note, or of the unplaced reason
+		reason string
+	}{
+		{post("https://api.deepseek.com/v1/chat/completions", `{"model":"deepseek-v4-flash"}`), "", "deepseek", "",
+			"host, path and model are the target's: an exact match"},
+		{post("https://api.deepseek.com/chat/completions", `{"model":"deepseek-reasoner"}`), "", "deepseek",
+			"model deepseek-reasoner and base URL https://api.deepseek.com is not the target's",
+			"another model and path of the same must-echo route decide the same"},
+		{post("https://api.anthropic.com/v1/messages", `{"model":"claude-opus-4-6"}`), "", "anthropic", "",
+			"/v1/messages is the Anthropic dialect's own path under the target's base URL"},
+		{post("https://api.anthropic.com/v1/messages", `{"model":"claude-sonnet-4-5"}`), "", "",
+			"the nearest target anthropic (model claude-opus-4-6, base URL https://api.anthropic.com) decides differently: prior thinking false here, true for claude-opus-4-6",
+			"a model that drops earlier turns' thinking is not the target's route"},
+		{post("https://api.anthropic.com/v1/messages", `{"model":"claude-sonnet-4-5"}`), "anthropic", "anthropic", "placed by --target",
+			"--target places it anyway"},
+		{post("https://api.anthropic.com/v1/messages", `{"model":"claude-sonnet-4-5"}`), "deepseek", "", "--target deepseek speaks api mode chat, the exchange anthropic",
+			"a forced target must read the exchange's dialect"},
+		{post("https://api.groq.com/openai/v1/chat/completions", `{"model":"deepseek-r1-distill-llama-70b"}`), "", "",
+			"must-echo family deepseek here, none for openai/gpt-oss-120b", "a model substring that joins the must-echo tier changes the decision"},
+		{post("https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-3-7-sonnet-20250219-v1%3A0/converse", `{}`), "", "bedrock-converse-claude",
+			"model us.anthropic.claude-3-7-sonnet-20250219-v1:0 is not the target's", "the model comes from the Converse path; Claude 3.7 has the signed policy"},
+		{post("https://bedrock-runtime.us-east-1.amazonaws.com/model/us.deepseek.r1-v1%3A0/converse", `{}`), "", "",
+			"decides differently", "DeepSeek-R1 on Converse is stripped, Claude signed"},
+		{post("https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse", `{"contents":[]}`), "", "gemini",
+			"model gemini-2.5-pro is not the target's", "Gemini's native dialect has no per-model route data"},
+		{post("https://api.openai.com/v1/responses", `{"model":"gpt-5"}`), "", "", "no target of api mode responses on api.openai.com",
+			"no target speaks the Responses api mode yet"},
+		{post("https://api.acme.test/v1/complete", `{}`), "", "", "the path /v1/complete speaks no api mode replaycheck knows",
+			"an unknown path"},
+		{Exchange{Status: 200, Mode: engine.ModeBedrockConverse}, "", "bedrock-converse-claude",
+			"the fixture recorded no request, so no host or model", "a response-only fixture without a model goes to the api mode's first target"},
+		{Exchange{Status: 200, Mode: engine.ModeGemini, Model: "gemini-3-pro-preview"}, "", "gemini", "so no host (",
+			"a response-only fixture naming the target's model"},
+	}
+	for _, tc := range tests {
+		p := Place(tc.e, mf, tc.forced)
+		got := p.Note + p.Unplaced
+		if p.Target != tc.target || !strings.Contains(got, tc.note) || (tc.target == "" && p.Unplaced == "") || (tc.target != "" && p.Unplaced != "") {
+			t.Errorf("%s: %s: target %q note %q unplaced %q; want target %q with %q", tc.e.Describe(), tc.reason, p.Target, p.Note, p.Unplaced, tc.target, tc.note)
+		}
+	}
+}
+
+// TestRouteOf reads mode, base URL, model and streaming from request
+// lines of every dialect.
+func TestRouteOf(t *testing.T) {
+	tests := []struct {
+		url, body string
+		want      Route
+		reason    string
+	}{
+		{"https://openrouter.ai/api/v1/chat/completions", `{"model":"m","stream":true}`,
+			Route{engine.ModeChat, "https://openrouter.ai/api/v1", "m", true}, "chat: the body names model and stream"},
+		{"https://api.anthropic.com/v1/messages?beta=true", `{"model":"claude-x"}`,
+			Route{engine.ModeAnthropic, "https://api.anthropic.com", "claude-x", false}, "the query string is not part of the path"},
+		{"https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-opus-4-6-v1%3A0/converse-stream", `{}`,
+			Route{engine.ModeBedrockConverse, "https://bedrock-runtime.us-east-1.amazonaws.com", "us.anthropic.claude-opus-4-6-v1:0", true}, "Converse: model from the escaped path"},
+		{"https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-v9/invoke", `{}`,
+			Route{engine.ModeAnthropic, "https://bedrock-runtime.us-east-1.amazonaws.com", "anthropic.claude-v9", false}, "Bedrock InvokeModel speaks Anthropic"},
+		{"https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/l/publishers/anthropic/models/claude-opus-4-6:streamRawPredict", `{}`,
+			Route{engine.ModeAnthropic, "https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/l/publishers/anthropic/models", "claude-opus-4-6", true}, "Vertex rawPredict"},
+		{"https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent", `{}`,
+			Route{engine.ModeGemini, "https://generativelanguage.googleapis.com/v1beta", "gemini-3-pro-preview", false}, "Gemini generateContent"},
+	}
+	for _, tc := range tests {
+		got, ok := RouteOf(Exchange{Method: "POST", URL: tc.url, RequestBody: []byte(tc.body)})
+		if !ok || got != tc.want {
+			t.Errorf("%s: %s: got %+v %v, want %+v", tc.url, tc.reason, got, ok, tc.want)
+		}
+	}
+}
+
+// TestDecisionParts shows that the parts name the native dialect policy.
+func TestDecisionParts(t *testing.T) {
+	mf := loadMatrix(t)
+	tgt, _ := mf.Target("bedrock-converse-claude")
+	var names []string
+	for _, p := range DecisionParts(&mf.Table, tgt.Route) {
+		names = append(names, p.Name+"="+p.Value)
+	}
+	if got := strings.Join(names, " "); !strings.Contains(got, "converse policy=claude replay=signed thinking requested=true") {
+		t.Errorf("converse decision parts: %s", got)
+	}
+}
