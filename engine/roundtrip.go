@@ -31,6 +31,15 @@ type TurnResult struct {
 	Verdicts []string
 }
 
+// A RouteBinder is a [Dialect] whose stored turns depend on the route that
+// answered them: the Responses dialect records that route as the issuer of
+// its encrypted reasoning items, which only their issuer may see again
+// (SPEC §9.5). [Engine.Turn] shapes, captures and learns through the
+// dialect ForRoute returns.
+type RouteBinder interface {
+	ForRoute(r Route) Dialect
+}
+
 // A Decider makes the route decision; [*Table] is the decider of record,
 // and the harness substitutes others to record wire variants.
 type Decider interface {
@@ -60,6 +69,9 @@ const maxAttempts = 4
 // appended to.
 func (e *Engine) Turn(ctx context.Context, s *Session, r Route, dia Dialect, req Request, send Sender) (TurnResult, error) {
 	var res TurnResult
+	if b, ok := dia.(RouteBinder); ok {
+		dia = b.ForRoute(r)
+	}
 	d := e.decider().Decide(r, s.Config.RejectedFor(r.Key()))
 	body, err := dia.Shape(s, d, req)
 	if err != nil {
