@@ -166,7 +166,7 @@ func mustJSONE(t testing.TB, v any) string {
 func TestNativeIssuerSurvivesStorageAndClone(t *testing.T) {
 	m := engine.Message{Role: "assistant", Content: json.RawMessage(`null`), Native: &engine.NativeTurn{
 		Dialect: engine.ModeResponses, Blocks: []json.RawMessage{json.RawMessage(`{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"gAAAA"}`)},
-		Issuer:  &engine.RouteKey{Provider: "openai", Host: "api.openai.com", Model: "gpt-5.1"},
+		Issuer: &engine.RouteKey{Provider: "openai", Host: "api.openai.com", Model: "gpt-5.1"},
 	}}
 	b, err := m.MarshalJSON()
 	if err != nil {
