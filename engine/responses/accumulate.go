@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
@@ -59,18 +58,7 @@ func (dl Dialect) turn(items [][]byte) (engine.Message, error) {
 			m.ToolCalls = append(m.ToolCalls, tc)
 		}
 	}
-	switch {
-	case len(texts) > 0:
-		text := strings.Join(texts, "\n")
-		m.Content = json.RawMessage(engine.AppendQuoted(make([]byte, 0, len(text)+16), text))
-	case len(m.ToolCalls) > 0:
-		m.Content = json.RawMessage("null")
-	default:
-		m.Content = json.RawMessage(`""`)
-	}
-	if len(thoughts) > 0 {
-		m.ReasoningContent = engine.Str(strings.Join(thoughts, "\n\n"))
-	}
+	engine.SetStandardView(&m, texts, thoughts)
 	return m, nil
 }
 
