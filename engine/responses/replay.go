@@ -22,7 +22,7 @@ type plan struct {
 }
 
 // input builds the input items of a history: system messages leave (they
-// go to instructions), user messages become user message items, tool
+// go to instructions), user and developer messages become message items, tool
 // results function_call_output items (only for calls that were sent), and
 // each assistant message the items the plan allows.
 func (p plan) input(hist []engine.Message) ([][]byte, error) {
@@ -33,8 +33,8 @@ func (p plan) input(hist []engine.Message) ([][]byte, error) {
 		m := &hist[i]
 		switch m.Role {
 		case "system":
-		case "user":
-			it, ok, err := userItem(m.Content)
+		case "user", "developer":
+			it, ok, err := userItem(m.Role, m.Content)
 			if err != nil {
 				return nil, fmt.Errorf("responses: messages.%d: %w", i, err)
 			}
@@ -58,15 +58,16 @@ func (p plan) input(hist []engine.Message) ([][]byte, error) {
 	return out, nil
 }
 
-// userItem is the user message item of a content value: a string as it is
-// stored, an array with chat-style text parts as input_text parts (other
-// parts pass as they are). Empty content gives no item.
-func userItem(c json.RawMessage) ([]byte, bool, error) {
+// userItem is the message item of a user (or developer) message's
+// content: a string as it is stored, an array with chat-style text parts
+// as input_text parts (other parts pass as they are). Empty content gives
+// no item.
+func userItem(role string, c json.RawMessage) ([]byte, bool, error) {
 	if engine.IsNullContent(c) {
 		return nil, false, nil
 	}
 	v := gjson.ParseBytes(c)
-	b := []byte(`{"role":"user","content":`)
+	b := append(engine.AppendQuoted([]byte(`{"role":`), role), `,"content":`...)
 	switch {
 	case v.Type == gjson.String:
 		if v.Str == "" {

@@ -61,7 +61,10 @@ func (dl Dialect) policy() engine.ResponsesPolicy {
 // the history's system texts), input shaped from the history (see the
 // package documentation), tools, reasoning.summary, include, store: false
 // and stream. Vendor flags (SPEC §3.4) are chat-mode data and are not
-// applied here.
+// applied here. The family check compares the issuer with the route and
+// the model the request names: a request naming another model than its
+// route's (Request.Model) gets none of the route's items back, since they
+// were issued for the route's model.
 func (dl Dialect) Shape(s *engine.Session, d engine.Decision, req engine.Request) ([]byte, error) {
 	model := req.Model
 	if model == "" {

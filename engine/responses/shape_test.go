@@ -183,6 +183,10 @@ func TestShapeUserContent(t *testing.T) {
 			t.Errorf("%s: %s, want %s", tc.reason, got, tc.want)
 		}
 	}
+	dev := &engine.Session{Messages: []engine.Message{{Role: "developer", Content: json.RawMessage(`"Answer in French."`)}}}
+	if got := strings.Join(inputOf(shape(t, dev, openaiRoute, engine.Request{})), ""); got != `{"role":"developer","content":"Answer in French."}` {
+		t.Errorf("a developer message keeps its role: %s", got)
+	}
 }
 
 // TestShapeInvariants: shaping never mutates the session and gives the
