@@ -10,46 +10,50 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// compact returns a copy of a valid JSON value without insignificant
-// whitespace: keys, their order and every string byte for byte as written.
-// A value that is compact already (every value of a stream, most bodies)
-// is only copied.
-func compact(raw string) ([]byte, error) {
+// compact returns a valid JSON value without insignificant whitespace:
+// keys, their order and every string byte for byte as written. A value
+// that is compact already (every value of a stream, most bodies) is
+// returned as it is.
+func compact(raw string) (string, error) {
 	if jsonscan.IsCompact(raw) {
-		return []byte(raw), nil
+		return raw, nil
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(raw))
 	if err := json.Compact(&buf, []byte(raw)); err != nil {
-		return nil, err
+		return "", err
 	}
-	return buf.Bytes(), nil
+	return buf.String(), nil
 }
 
 // turn builds the stored assistant message from a response's output items
 // in order. The native turn holds every item as issued, with the dialect's
 // issuer. The standard view has the output_text parts of the message items
-// joined with "\n" as content (null when the turn only calls functions,
-// "" when it has neither), each function_call as a tool call whose id is
+// joined with "\n" as content (one text as the JSON string it was issued
+// in; null when the turn only calls functions, "" when it has neither),
+// each function_call as a tool call whose id is
 // its call_id (what the tool result answers; the item id is kept as
 // ResponseItemID), and the reasoning's readable text as reasoning_content:
 // the summary texts, or the reasoning_text content of items without a
 // summary, joined with "\n\n". Encrypted content stays in the native turn.
-func (dl Dialect) turn(items [][]byte) (engine.Message, error) {
+func (dl Dialect) turn(items []string) (engine.Message, error) {
 	m := engine.Message{Role: "assistant", Native: &engine.NativeTurn{Dialect: engine.ModeResponses, Blocks: make([]json.RawMessage, 0, len(items))}}
 	if dl.Issuer != nil {
 		is := *dl.Issuer
 		m.Native.Issuer = &is
 	}
-	var texts, thoughts []string
+	var texts []gjson.Result
+	var thoughts []string
 	for i, it := range items {
-		m.Native.Blocks = append(m.Native.Blocks, it)
-		v := gjson.ParseBytes(it)
+		m.Native.Blocks = append(m.Native.Blocks, json.RawMessage(it))
+		v := gjson.Parse(it)
 		switch v.Get("type").Str {
 		case "reasoning":
-			thoughts = append(thoughts, readable(v)...)
+			for _, t := range readable(v) {
+				thoughts = append(thoughts, t.Str)
+			}
 		case "message":
-			texts = append(texts, outputTexts(v)...)
+			texts = append(texts, partTexts(v.Get("content"), "output_text")...)
 		case "function_call":
 			tc, err := toolCall(v)
 			if err != nil {
@@ -58,26 +62,40 @@ func (dl Dialect) turn(items [][]byte) (engine.Message, error) {
 			m.ToolCalls = append(m.ToolCalls, tc)
 		}
 	}
-	engine.SetStandardView(&m, texts, thoughts)
+	if len(texts) == 1 {
+		// One text: its JSON string as issued is the content.
+		engine.SetStandardView(&m, nil, thoughts)
+		m.Content = json.RawMessage(texts[0].Raw)
+		return m, nil
+	}
+	strs := make([]string, len(texts))
+	for i, t := range texts {
+		strs[i] = t.Str
+	}
+	engine.SetStandardView(&m, strs, thoughts)
 	return m, nil
 }
-
 // readable returns the non-empty readable texts of a reasoning item: its
 // summary_text parts, or when it has none its reasoning_text content.
-func readable(item gjson.Result) []string {
-	var out []string
-	collect := func(list gjson.Result, typ string) {
-		list.ForEach(func(_, part gjson.Result) bool {
-			if t := part.Get("text").Str; part.Get("type").Str == typ && t != "" {
-				out = append(out, t)
+func readable(item gjson.Result) []gjson.Result {
+	if out := partTexts(item.Get("summary"), "summary_text"); len(out) > 0 {
+		return out
+	}
+	return partTexts(item.Get("content"), "reasoning_text")
+}
+
+// partTexts returns the non-empty text values of the parts of type typ of
+// a list of parts.
+func partTexts(list gjson.Result, typ string) []gjson.Result {
+	var out []gjson.Result
+	list.ForEach(func(_, part gjson.Result) bool {
+		if part.Get("type").Str == typ {
+			if text := part.Get("text"); text.Type == gjson.String && len(text.Raw) > 2 {
+				out = append(out, text)
 			}
-			return true
-		})
-	}
-	collect(item.Get("summary"), "summary_text")
-	if len(out) == 0 {
-		collect(item.Get("content"), "reasoning_text")
-	}
+		}
+		return true
+	})
 	return out
 }
 

@@ -21,23 +21,8 @@ func (dl Dialect) Capture(body []byte) (engine.Message, error) {
 	if !root.IsObject() {
 		return engine.Message{}, fmt.Errorf("responses: response body is not a JSON object")
 	}
-	items, err := responseItems(root, "")
-	if err != nil {
-		return engine.Message{}, fmt.Errorf("responses: %w", err)
-	}
-	m, err := dl.turn(items)
-	if err != nil {
-		return engine.Message{}, fmt.Errorf("responses: %w", err)
-	}
-	return m, nil
-}
-
-// responseItems checks a response object and returns its output items,
-// compacted; prefix is the JSON path of the response in its document
-// ("response." inside a stream event), for error messages.
-func responseItems(resp gjson.Result, prefix string) ([][]byte, error) {
 	var errv, status, output gjson.Result
-	resp.ForEach(func(k, v gjson.Result) bool {
+	root.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "error":
 			errv = v
@@ -48,6 +33,22 @@ func responseItems(resp gjson.Result, prefix string) ([][]byte, error) {
 		}
 		return true
 	})
+	items, err := responseItems(errv, status, output, "")
+	if err != nil {
+		return engine.Message{}, fmt.Errorf("responses: %w", err)
+	}
+	m, err := dl.turn(items)
+	if err != nil {
+		return engine.Message{}, fmt.Errorf("responses: %w", err)
+	}
+	return m, nil
+}
+
+// responseItems checks a response object by its error, status and output
+// members and returns its output items, compacted; prefix is the JSON path
+// of the response in its document ("response." inside a stream event), for
+// error messages.
+func responseItems(errv, status, output gjson.Result, prefix string) ([]string, error) {
 	if errv.Exists() && errv.Type != gjson.Null {
 		return nil, fmt.Errorf("%serror: the response is an error: %s", prefix, errv.Raw)
 	}
@@ -57,10 +58,10 @@ func responseItems(resp gjson.Result, prefix string) ([][]byte, error) {
 	if !output.IsArray() {
 		return nil, fmt.Errorf("%soutput: want an array of output items, got %s", prefix, kind(output))
 	}
-	var items [][]byte
+	var items []string
 	var err error
 	output.ForEach(func(k, v gjson.Result) bool {
-		var it []byte
+		var it string
 		if it, err = outputItem(v); err != nil {
 			err = fmt.Errorf("%soutput.%d: %w", prefix, k.Int(), err)
 			return false
@@ -74,9 +75,9 @@ func responseItems(resp gjson.Result, prefix string) ([][]byte, error) {
 // outputItem checks one output item and returns it compacted: whitespace
 // removed, keys, their order and every string byte for byte as issued, so
 // a streamed and a whole capture of one response store the same bytes.
-func outputItem(v gjson.Result) ([]byte, error) {
+func outputItem(v gjson.Result) (string, error) {
 	if err := checkItem(v); err != nil {
-		return nil, err
+		return "", err
 	}
 	return compact(v.Raw)
 }

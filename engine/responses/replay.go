@@ -247,22 +247,12 @@ func consistent(m *engine.Message) bool {
 		v := gjson.ParseBytes(b)
 		switch v.Get("type").Str {
 		case "message":
-			texts = append(texts, outputTexts(v)...)
+			for _, t := range partTexts(v.Get("content"), "output_text") {
+				texts = append(texts, t.Str)
+			}
 		case "function_call":
 			calls = append(calls, engine.ToolCall{ID: v.Get("call_id").Str, Function: engine.FunctionCall{Name: v.Get("name").Str}})
 		}
 	}
 	return engine.TurnMatches(m, texts, calls)
-}
-
-// outputTexts returns the texts of a message item's output_text parts.
-func outputTexts(item gjson.Result) []string {
-	var out []string
-	item.Get("content").ForEach(func(_, part gjson.Result) bool {
-		if part.Get("type").Str == "output_text" {
-			out = append(out, part.Get("text").Str)
-		}
-		return true
-	})
-	return out
 }

@@ -75,11 +75,11 @@ func (dl Dialect) captureStream(r io.Reader, known *layout.Cache[int64]) (engine
 type streamState struct {
 	known *layout.Cache[int64] // nil: every event takes the general path
 	// open holds the output indexes added and not yet done; done the
-	// finished items by output index, as they came (they are compacted
+	// events of the finished items by output index (their items are read
 	// only when the final response has no output to supersede them).
 	open      map[int64]bool
 	done      map[int64]string
-	final     [][]byte // the final response's output items
+	output    []string // the final response's output items
 	events    int
 	completed bool
 }
@@ -101,6 +101,15 @@ func (s *streamState) event(raw []byte, off int64) error {
 	data := string(raw)
 	if !gjson.Valid(data) {
 		return fmt.Errorf("event at offset %d: data is not valid JSON", off)
+	}
+	// The events that carry whole items are read by path, so that their
+	// large values are scanned as few times as possible; the others in
+	// one pass over their members.
+	switch typ := gjson.Get(data, "type").Str; typ {
+	case "response.output_item.done":
+		return s.itemDone(data, off)
+	case "response.completed", "response.incomplete":
+		return s.final(data, typ, off)
 	}
 	var typ string
 	var index, item, resp, delta gjson.Result
@@ -141,29 +150,6 @@ func (s *streamState) event(raw []byte, off int64) error {
 			return fmt.Errorf("event at offset %d: item: %w", off, err)
 		}
 		s.open[idx] = true
-	case "response.output_item.done":
-		idx, err := outputIndex(index, off)
-		if err != nil {
-			return err
-		}
-		if !s.open[idx] {
-			return fmt.Errorf("event at offset %d: output item %d done without being added (or done twice)", off, idx)
-		}
-		if err := checkItem(item); err != nil {
-			return fmt.Errorf("event at offset %d: item: %w", off, err)
-		}
-		delete(s.open, idx)
-		s.done[idx] = item.Raw
-	case "response.completed", "response.incomplete":
-		if !resp.IsObject() {
-			return fmt.Errorf("event at offset %d: %s without a response object", off, typ)
-		}
-		items, err := responseItems(resp, "response.")
-		if err != nil {
-			return fmt.Errorf("event at offset %d: %w", off, err)
-		}
-		s.final = items
-		s.completed = true
 	default:
 		if !delta.Exists() || !index.Exists() {
 			return nil // lifecycle and *.done events: nothing to keep
@@ -183,6 +169,40 @@ func (s *streamState) event(raw []byte, off int64) error {
 	return nil
 }
 
+// itemDone applies a response.output_item.done event. The finished item
+// is kept in its event and read only if the final response has no output.
+func (s *streamState) itemDone(data string, off int64) error {
+	idx, err := outputIndex(gjson.Get(data, "output_index"), off)
+	if err != nil {
+		return err
+	}
+	if !s.open[idx] {
+		return fmt.Errorf("event at offset %d: output item %d done without being added (or done twice)", off, idx)
+	}
+	if t := gjson.Get(data, "item.type"); t.Type != gjson.String || t.Str == "" {
+		return fmt.Errorf("event at offset %d: item: want an output item object with its type", off)
+	}
+	delete(s.open, idx)
+	s.done[idx] = data
+	return nil
+}
+
+// final applies response.completed (or response.incomplete): the response
+// as a whole capture would see it.
+func (s *streamState) final(data, typ string, off int64) error {
+	output := gjson.Get(data, "response.output")
+	if !output.Exists() && !gjson.Get(data, "response").IsObject() {
+		return fmt.Errorf("event at offset %d: %s without a response object", off, typ)
+	}
+	items, err := responseItems(gjson.Get(data, "response.error"), gjson.Get(data, "response.status"), output, "response.")
+	if err != nil {
+		return fmt.Errorf("event at offset %d: %w", off, err)
+	}
+	s.output = items
+	s.completed = true
+	return nil
+}
+
 // outputIndex reads an event's output_index: a non-negative integer.
 func outputIndex(v gjson.Result, off int64) (int64, error) {
 	if v.Type != gjson.Number || v.Num < 0 || v.Num != float64(int64(v.Num)) {
@@ -193,14 +213,14 @@ func outputIndex(v gjson.Result, off int64) (int64, error) {
 
 // items returns the items of the stream; end is where it ended, for the
 // error of a truncated stream.
-func (s *streamState) items(end int64) ([][]byte, error) {
+func (s *streamState) items(end int64) ([]string, error) {
 	switch {
 	case s.events == 0:
 		return nil, fmt.Errorf("no events before the end at offset %d", end)
 	case !s.completed:
 		return nil, fmt.Errorf("ended at offset %d before response.completed (truncated)", end)
-	case len(s.final) > 0:
-		return s.final, nil
+	case len(s.output) > 0:
+		return s.output, nil
 	}
 	if len(s.open) > 0 {
 		var idx []int64
@@ -215,9 +235,9 @@ func (s *streamState) items(end int64) ([][]byte, error) {
 		idx = append(idx, i)
 	}
 	slices.Sort(idx)
-	items := make([][]byte, len(idx))
+	items := make([]string, len(idx))
 	for k, i := range idx {
-		it, err := compact(s.done[i])
+		it, err := compact(gjson.Get(s.done[i], "item").Raw)
 		if err != nil {
 			return nil, fmt.Errorf("output item %d: %w", i, err)
 		}
