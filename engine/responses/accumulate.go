@@ -75,6 +75,7 @@ func (dl Dialect) turn(items []string) (engine.Message, error) {
 	engine.SetStandardView(&m, strs, thoughts)
 	return m, nil
 }
+
 // readable returns the non-empty readable texts of a reasoning item: its
 // summary_text parts, or when it has none its reasoning_text content.
 func readable(item gjson.Result) []gjson.Result {
