@@ -50,3 +50,43 @@ func TestDeltaLayouts(t *testing.T) {
 func quoteTest(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
 }
+
+// FuzzLayoutsAgree checks that reading deltas by layout never changes the
+// captured message or error: a stream of events (one data payload per line
+// of the fuzz input) is captured with and without layouts.
+func FuzzLayoutsAgree(f *testing.F) {
+	added := `{"type":"response.output_item.added","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[]}}`
+	delta := func(p, end string) string {
+		return `{"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":0,"summary_index":0,"delta":"` + p + `"` + end + `}`
+	}
+	f.Add(strings.Join([]string{
+		added,
+		delta("a", `,"sequence_number":1,"obfuscation":"x1"`),
+		delta(`b\n`, `,"sequence_number":2,"obfuscation":"yz"`),
+		delta("c", `,"output_index":1`),
+		delta("d", `,"sequence_number":3,"obfuscation":7`),
+		`{"type":"response.output_item.done","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"ab\nc"}],"encrypted_content":"gAAAA"}}`,
+		delta("late", `,"sequence_number":9,"obfuscation":"x1"`),
+		`{"type":"response.completed","response":{"status":"completed","output":[]}}`,
+	}, "\n"))
+	f.Fuzz(func(t *testing.T, input string) {
+		var b strings.Builder
+		for _, line := range strings.Split(input, "\n") {
+			b.WriteString("data: " + strings.ReplaceAll(line, "\r", "") + "\n\n")
+		}
+		stream := b.String()
+		want, wantErr := Dialect{}.captureStream(strings.NewReader(stream), nil)
+		got, gotErr := Dialect{}.captureStream(strings.NewReader(stream), layout.NewCache[int64](eventReads...))
+		if (wantErr == nil) != (gotErr == nil) {
+			t.Fatalf("with layouts: %v; without: %v", gotErr, wantErr)
+		}
+		if wantErr != nil {
+			return
+		}
+		w, _ := want.MarshalJSON()
+		g, _ := got.MarshalJSON()
+		if string(w) != string(g) {
+			t.Fatalf("with layouts: %s\nwithout: %s", g, w)
+		}
+	})
+}
