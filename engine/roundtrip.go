@@ -31,15 +31,6 @@ type TurnResult struct {
 	Verdicts []string
 }
 
-// A RouteBinder is a [Dialect] whose stored turns depend on the route that
-// answered them: the Responses dialect records that route as the issuer of
-// its encrypted reasoning items, which only their issuer may see again
-// (SPEC §9.5). [Engine.Turn] shapes, captures and learns through the
-// dialect ForRoute returns.
-type RouteBinder interface {
-	ForRoute(r Route) Dialect
-}
-
 // A Decider makes the route decision; [*Table] is the decider of record,
 // and the harness substitutes others to record wire variants.
 type Decider interface {
