@@ -24,6 +24,7 @@ func TestExitCodes(t *testing.T) {
 	badMatrix := write("matrix.yaml", "version: 1\necho_families:\n  - name: Bad Name\n    hosts: [x.com]\n")
 	badStream := write("bad.sse", "data: {\"choices\":[]}\n\ndata: {not json}\n\n")
 	emptyStream := write("empty.sse", ": keep-alive\n\n")
+	badResponsesStream := write("bad-responses.sse", "data: {\"type\":\"response.created\"}\n\ndata: {not json}\n\n")
 	errorBody := write("error.json", `{"error":{"message":"The model is overloaded","code":529}}`)
 	notDB := write("not.db", strings.Repeat("plain text, not SQLite\n", 100))
 	db := sampleStore(t)
@@ -58,7 +59,7 @@ func TestExitCodes(t *testing.T) {
 		{"an error response body", []string{"capture", errorBody}, "", 3, []string{errorBody + ": chat: response is an error"}},
 		{"malformed stream event names the offset", []string{"capture", "--stream", badStream}, "", 3, []string{badStream + ": chat: stream: event at offset 22: data is not valid JSON"}},
 		{"a stream without chunks", []string{"capture", "--stream", emptyStream}, "", 3, []string{emptyStream + ": chat: stream: no chunk events"}},
-		{"a Responses stream cut short names the offset", []string{"capture", "--api-mode", "responses", "--stream", badStream}, "", 3, []string{badStream + ": responses: stream: event at offset 22: data is not valid JSON"}},
+		{"a malformed Responses event names the offset", []string{"capture", "--api-mode", "responses", "--stream", badResponsesStream}, "", 3, []string{badResponsesStream + ": responses: stream: event at offset 35: data is not valid JSON"}},
 		{"a capture route must be whole", []string{"capture", "--api-mode", "responses", "--provider", "openai", errorBody}, "", 2, []string{"give all three or none"}},
 		{"a Responses error body", []string{"capture", "--api-mode", "responses", errorBody}, "", 3, []string{errorBody + `: responses: error: the response is an error: {"message":"The model is overloaded","code":529}`}},
 		{"two input files", []string{"capture", badJSON, errorBody}, "", 2, []string{`unexpected argument "` + errorBody + `"`}},
