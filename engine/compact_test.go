@@ -160,3 +160,29 @@ func mustJSONE(t testing.TB, v any) string {
 	}
 	return string(b)
 }
+
+// TestNativeIssuerSurvivesStorageAndClone checks that a native turn's
+// issuer is part of the storage form and of every copy (branch, compaction).
+func TestNativeIssuerSurvivesStorageAndClone(t *testing.T) {
+	m := engine.Message{Role: "assistant", Content: json.RawMessage(`null`), Native: &engine.NativeTurn{
+		Dialect: engine.ModeResponses, Blocks: []json.RawMessage{json.RawMessage(`{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"gAAAA"}`)},
+		Issuer: &engine.RouteKey{Provider: "openai", Host: "api.openai.com", Model: "gpt-5.1"},
+	}}
+	b, err := m.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"role":"assistant","content":null,"native":{"dialect":"responses","blocks":[{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"gAAAA"}],"issuer":{"provider":"openai","host":"api.openai.com","model":"gpt-5.1"}}}`
+	if string(b) != want {
+		t.Fatalf("storage form\n got %s\nwant %s", b, want)
+	}
+	var back engine.Message
+	if err := json.Unmarshal(b, &back); err != nil || back.Native.Issuer == nil || *back.Native.Issuer != *m.Native.Issuer {
+		t.Fatalf("reloaded issuer %+v, %v", back.Native, err)
+	}
+	c := m.Clone()
+	c.Native.Issuer.Host = "changed"
+	if m.Native.Issuer.Host != "api.openai.com" {
+		t.Error("a clone shares the issuer with its original")
+	}
+}

@@ -7,7 +7,8 @@
 // standard carriers of an OpenAI-style assistant message
 // (reasoning_content, reasoning, reasoning_details; see [Carrier]) and the
 // native carriers of other dialects (Anthropic thinking blocks, Bedrock
-// reasoningContent, Gemini thoughtSignature, Copilot reasoning_opaque).
+// reasoningContent, Gemini thoughtSignature, Copilot reasoning_opaque,
+// OpenAI Responses reasoning items with encrypted_content).
 // Opaque carriers are signed or encrypted bytes, echoed byte for byte or
 // not at all. A route is where a request goes ([Route]: api mode,
 // provider, base URL, model). The route table ([Table]) decides which
@@ -21,8 +22,9 @@
 //     has seen it refuse into a [Decision]: the carriers to send, the
 //     must-echo pad, vendor flags and private native fields.
 //  2. Shape: a [Dialect] (engine/chat, engine/anthropic, engine/bedrock,
-//     engine/gemini; listed in engine/dialects) builds the request body
-//     from the session and the decision, without touching the session.
+//     engine/gemini, engine/responses; listed in engine/dialects) builds
+//     the request body from the session and the decision, without
+//     touching the session.
 //  3. Send: the caller's [Sender] delivers it; the engine never does HTTP.
 //  4. Capture: on success the dialect turns the response, whole or
 //     streamed, into a stored assistant [Message] holding every carrier,

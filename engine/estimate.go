@@ -97,7 +97,7 @@ func opaqueItems(m *Message) int {
 	if m.Native != nil {
 		for _, b := range m.Native.Blocks {
 			if gjson.GetBytes(b, "signature").String() != "" || gjson.GetBytes(b, "data").String() != "" ||
-				gjson.GetBytes(b, "thoughtSignature").String() != "" {
+				gjson.GetBytes(b, "thoughtSignature").String() != "" || gjson.GetBytes(b, "encrypted_content").String() != "" {
 				n++
 			}
 		}

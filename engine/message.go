@@ -52,6 +52,10 @@ type Message struct {
 type NativeTurn struct {
 	Dialect APIMode           `json:"dialect"`
 	Blocks  []json.RawMessage `json:"blocks"`
+	// Issuer is the route that answered with these blocks, for dialects
+	// whose opaque blocks only their issuer may see again (the Responses
+	// dialect's encrypted reasoning items, SPEC §9.5); nil when unknown.
+	Issuer *RouteKey `json:"issuer,omitempty"`
 }
 
 // A ToolCall is one tool call of an assistant message.
@@ -137,6 +141,15 @@ func (m Message) MarshalJSON() ([]byte, error) {
 		b = AppendQuoted(b, string(m.Native.Dialect))
 		b = append(b, `,"blocks":`...)
 		b = appendRaws(b, m.Native.Blocks)
+		if is := m.Native.Issuer; is != nil {
+			b = append(b, `,"issuer":{"provider":`...)
+			b = AppendQuoted(b, is.Provider)
+			b = append(b, `,"host":`...)
+			b = AppendQuoted(b, is.Host)
+			b = append(b, `,"model":`...)
+			b = AppendQuoted(b, is.Model)
+			b = append(b, '}')
+		}
 		b = append(b, '}')
 	}
 	b = appendStringField(b, "timestamp", m.Timestamp)
@@ -276,6 +289,10 @@ func (m Message) Clone() Message {
 	c.ReasoningDetails = cloneRaws(m.ReasoningDetails)
 	if m.Native != nil {
 		c.Native = &NativeTurn{Dialect: m.Native.Dialect, Blocks: cloneRaws(m.Native.Blocks)}
+		if m.Native.Issuer != nil {
+			is := *m.Native.Issuer
+			c.Native.Issuer = &is
+		}
 	}
 	if m.Extra != nil {
 		c.Extra = make(map[string]json.RawMessage, len(m.Extra))

@@ -14,6 +14,8 @@ type DialectPolicies struct {
 	// Converse is the Bedrock Converse policy (matrix.yaml
 	// `bedrock_converse:`).
 	Converse ConversePolicy
+	// Responses is the OpenAI Responses policy (matrix.yaml `responses:`).
+	Responses ResponsesPolicy
 }
 
 // A ReasoningReplay says how a native route replays earlier reasoning.
@@ -469,14 +471,69 @@ func (p ConversePolicy) For(model string) ConverseModel {
 
 // priorThinking reports whether a native route replays earlier turns'
 // readable thinking: Anthropic per its route and model capability,
-// Converse unless the model's reasoning is stripped; Gemini replays only
-// signatures, never readable thoughts.
+// Converse unless the model's reasoning is stripped, Responses always (a
+// route gets back every reasoning item its own family issued, summaries
+// included); Gemini replays only signatures, never readable thoughts.
 func (p DialectPolicies) priorThinking(r Route) bool {
 	switch r.APIMode {
 	case ModeAnthropic:
 		return p.Anthropic.StaleThinkingReachesWire(r.BaseURL, r.Model)
 	case ModeBedrockConverse:
 		return p.Converse.For(r.Model).Replay != ReplayStripped
+	case ModeResponses:
+		return true
 	}
 	return false
+}
+
+// ResponsesPolicy is the route data of the OpenAI Responses dialect: which
+// endpoints form one issuer of encrypted reasoning items. A reasoning item
+// is sealed by the service that issued it (to its organisation, resource
+// and model), so it is replayed only to routes of the family that issued
+// it, for the same model (SPEC §9.5); every other route gets the turn
+// without it.
+type ResponsesPolicy struct {
+	// Families are matched in order on the route's hostname; the first
+	// match wins.
+	Families []ResponsesFamily
+}
+
+// A ResponsesFamily is a set of hosts that accept each other's reasoning
+// items.
+type ResponsesFamily struct {
+	ID string
+	// PerHost makes each hostname of the family an issuer of its own: an
+	// Azure OpenAI resource seals items to itself, so two resources of the
+	// family never share them.
+	PerHost bool
+	// Match selects hostnames (Hosts and HostPatterns only).
+	Match EndpointMatch
+}
+
+// Family names the issuing family of a hostname: the id of the first
+// family matching it, followed by "/" and the hostname when the family is
+// per host; a hostname no family lists is a family of its own,
+// "host:<hostname>". An empty hostname has no family ("").
+func (p ResponsesPolicy) Family(hostname string) string {
+	if hostname == "" {
+		return ""
+	}
+	for _, f := range p.Families {
+		if !f.Match.Matches(hostname, "") {
+			continue
+		}
+		if f.PerHost {
+			return f.ID + "/" + hostname
+		}
+		return f.ID
+	}
+	return "host:" + hostname
+}
+
+// SameIssuer reports whether a reasoning item issued on the route issuer
+// may be replayed on the route k: both hosts are of one family, and the
+// models are the same (trimmed, as route keys hold them).
+func (p ResponsesPolicy) SameIssuer(issuer, k RouteKey) bool {
+	f := p.Family(issuer.Host)
+	return f != "" && f == p.Family(k.Host) && issuer.Model != "" && issuer.Model == k.Model
 }

@@ -97,3 +97,37 @@ func TestFingerprint(t *testing.T) {
 		t.Error("an empty value has no fingerprint")
 	}
 }
+
+// TestResponsesSameIssuer is SPEC §9.5 as route-table data: a reasoning
+// item goes back only to its issuing family, for the same model.
+func TestResponsesSameIssuer(t *testing.T) {
+	p := enginetest.Table(t).Dialects.Responses
+	openai := engine.RouteKey{Provider: "openai", Host: "api.openai.com", Model: "gpt-5.1"}
+	for _, tc := range []struct {
+		reason string
+		route  engine.RouteKey
+		want   bool
+	}{
+		{"the issuing route itself", openai, true},
+		{"another provider id on the same family host", engine.RouteKey{Provider: "custom", Host: "api.openai.com", Model: "gpt-5.1"}, true},
+		{"another model of the same family", engine.RouteKey{Provider: "openai", Host: "api.openai.com", Model: "gpt-5-mini"}, false},
+		{"another family serving the same model", engine.RouteKey{Provider: "azure", Host: "demo.openai.azure.com", Model: "gpt-5.1"}, false},
+		{"a relay of the same model", engine.RouteKey{Provider: "openrouter", Host: "openrouter.ai", Model: "gpt-5.1"}, false},
+		{"no host", engine.RouteKey{Provider: "openai", Model: "gpt-5.1"}, false},
+	} {
+		if got := p.SameIssuer(openai, tc.route); got != tc.want {
+			t.Errorf("%s: SameIssuer(%+v) = %v, want %v", tc.reason, tc.route, got, tc.want)
+		}
+	}
+	azure := engine.RouteKey{Provider: "azure", Host: "one.openai.azure.com", Model: "gpt-5.1"}
+	if p.SameIssuer(azure, engine.RouteKey{Provider: "azure", Host: "two.openai.azure.com", Model: "gpt-5.1"}) {
+		t.Error("two Azure resources are two issuers (per_host)")
+	}
+	if !p.SameIssuer(azure, azure) {
+		t.Error("an Azure resource gets its own items back")
+	}
+	var zero engine.ResponsesPolicy
+	if !zero.SameIssuer(openai, openai) || zero.SameIssuer(openai, engine.RouteKey{Host: "eu.api.openai.com", Model: "gpt-5.1"}) {
+		t.Error("without families every hostname is a family of its own")
+	}
+}

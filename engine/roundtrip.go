@@ -104,11 +104,15 @@ func (d DialectSteps) Reshape(_ context.Context, body []byte, s *Session, dec De
 }
 
 // Capture calls the dialect's Capture or CaptureStream.
-func (d DialectSteps) Capture(_ context.Context, _ Route, resp []byte, stream bool) (Message, error) {
-	if stream {
-		return d.Dialect.CaptureStream(bytes.NewReader(resp))
+func (d DialectSteps) Capture(_ context.Context, r Route, resp []byte, stream bool) (Message, error) {
+	dia := d.Dialect
+	if b, ok := dia.(RouteBinder); ok {
+		dia = b.ForRoute(r) // the captured turn records the route that issued it
 	}
-	return d.Dialect.Capture(resp)
+	if stream {
+		return dia.CaptureStream(bytes.NewReader(resp))
+	}
+	return dia.Capture(resp)
 }
 
 // Learn calls the dialect's Learn with the table.

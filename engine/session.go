@@ -22,7 +22,9 @@ type ModelConfig struct {
 	RejectedCarriers   []CarrierRejection `json:"rejected_carriers,omitempty"`
 	RejectedSignatures []string           `json:"rejected_signatures,omitempty"`
 	// SealedBlobs lists fingerprints of encrypted/redacted blobs a service
-	// rejected as sealed to another region or model (SPEC §4.2).
+	// rejected as sealed to another region or model (SPEC §4.2), and of
+	// Responses reasoning items whose encrypted_content the service could
+	// not verify or decrypt.
 	SealedBlobs []string `json:"sealed_blobs,omitempty"`
 }
 

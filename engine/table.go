@@ -245,6 +245,9 @@ func (t *Table) Decide(r Route, rejected CarrierSet) Decision {
 		d.Pad = pad
 		d.PriorThinking = t.Dialects.priorThinking(r)
 		d.Reasons = append(d.Reasons, "api mode "+string(r.APIMode)+" replays through its own dialect")
+		if r.APIMode == ModeResponses {
+			d.Reasons = append(d.Reasons, "reasoning items are replayed only to their issuing family: this route's is "+t.Dialects.Responses.Family(host)+", model "+strings.TrimSpace(r.Model))
+		}
 		return d
 	}
 

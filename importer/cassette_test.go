@@ -99,7 +99,7 @@ func TestCassettesRefuseLeftoverCredentials(t *testing.T) {
 func TestCassettesSplitByTarget(t *testing.T) {
 	mf := loadMatrix(t)
 	rec := &Recording{Path: "cross.yaml", Format: FormatVCRPy, Exchanges: []Exchange{
-		{Index: 0, Method: "POST", URL: "https://api.openai.com/v1/responses", RequestBody: []byte(`{"model":"gpt-5"}`), Status: 200, ResponseBody: []byte(`{}`)},
+		{Index: 0, Method: "POST", URL: "https://api.kimi.com/coding/v1/responses", RequestBody: []byte(`{"model":"kimi-k2.6"}`), Status: 200, ResponseBody: []byte(`{}`)},
 		{Index: 1, Method: "POST", URL: "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent", RequestBody: []byte(`{"contents":[]}`), Status: 200, ResponseBody: []byte(`{}`)},
 	}}
 	places := []Placement{Place(rec.Exchanges[0], mf, ""), Place(rec.Exchanges[1], mf, "")}
@@ -109,7 +109,7 @@ func TestCassettesSplitByTarget(t *testing.T) {
 	}
 	src := cs[0].File.Provenance.Source
 	if !slices.Equal(src.Interactions, []int{1}) || len(src.Elsewhere) != 1 || src.Elsewhere[0].Interaction != 0 ||
-		src.Elsewhere[0].APIMode != "responses" || src.Elsewhere[0].Unplaced != "no target of api mode responses on api.openai.com" {
+		src.Elsewhere[0].APIMode != "responses" || src.Elsewhere[0].Unplaced != "no target of api mode responses on api.kimi.com" {
 		t.Errorf("source %+v", src)
 	}
 }

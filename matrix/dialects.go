@@ -20,7 +20,7 @@ var (
 )
 
 // loadDialects reads the native dialects' policies (anthropic,
-// bedrock_converse) into the table.
+// bedrock_converse, responses) into the table.
 func loadDialects(w walker, top map[string]*yaml.Node, f *File) error {
 	if n := top["anthropic"]; n != nil {
 		p, err := w.anthropic(n)
@@ -36,7 +36,59 @@ func loadDialects(w walker, top map[string]*yaml.Node, f *File) error {
 		}
 		f.Table.Dialects.Converse = p
 	}
+	if n := top["responses"]; n != nil {
+		p, err := w.responses(n)
+		if err != nil {
+			return err
+		}
+		f.Table.Dialects.Responses = p
+	}
 	return nil
+}
+
+// responses reads the Responses policy: the issuing families of encrypted
+// reasoning items, each matching hostnames only (a family is a sealing
+// key's reach, which paths and models do not change).
+func (w walker) responses(n *yaml.Node) (engine.ResponsesPolicy, error) {
+	var p engine.ResponsesPolicy
+	m, err := w.mapping(n, "responses", "families")
+	if err != nil {
+		return p, err
+	}
+	items, err := w.sequence(m["families"], "responses families")
+	if err != nil {
+		return p, err
+	}
+	seen := map[string]bool{}
+	for _, it := range items {
+		fm, err := w.mapping(it, "responses family", "id", "per_host", "hosts", "host_patterns", "note")
+		if err != nil {
+			return p, err
+		}
+		var f engine.ResponsesFamily
+		if f.ID, err = w.str(fm["id"], "responses family id"); err != nil {
+			return p, err
+		}
+		if !kebab.MatchString(f.ID) {
+			return p, w.errf(it, "responses family: id %q must be kebab-case", f.ID)
+		}
+		if seen[f.ID] {
+			return p, w.errf(fm["id"], "responses family: duplicate id %q", f.ID)
+		}
+		seen[f.ID] = true
+		what := "responses family " + f.ID
+		if f.PerHost, err = w.boolean(fm["per_host"], what+" per_host"); err != nil {
+			return p, err
+		}
+		if fm["hosts"] == nil && fm["host_patterns"] == nil {
+			return p, w.errf(it, "%s: empty match (give hosts or host_patterns)", what)
+		}
+		if f.Match, err = w.endpointMatch(it, fm, what); err != nil {
+			return p, err
+		}
+		p.Families = append(p.Families, f)
+	}
+	return p, nil
 }
 
 func (w walker) anthropic(n *yaml.Node) (engine.AnthropicPolicy, error) {

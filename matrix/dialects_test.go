@@ -1,6 +1,7 @@
 package matrix_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -34,6 +35,25 @@ func TestCommittedDialectPolicies(t *testing.T) {
 	if c.DefaultReplay != engine.ReplayStripped {
 		t.Errorf("default replay %q", c.DefaultReplay)
 	}
+	rs := f.Table.Dialects.Responses
+	var fams []string
+	for _, fam := range rs.Families {
+		fams = append(fams, fmt.Sprintf("%s:%v", fam.ID, fam.PerHost))
+	}
+	if got := strings.Join(fams, " "); got != "openai:false azure-openai:true deepseek:false openrouter:false" {
+		t.Errorf("responses families %s", got)
+	}
+	for _, tc := range []struct{ host, family, reason string }{
+		{"api.openai.com", "openai", "OpenAI's own host"},
+		{"eu.api.openai.com", "openai", "a subdomain of a family host is in the family"},
+		{"demo.openai.azure.com", "azure-openai/demo.openai.azure.com", "each Azure resource is an issuer of its own"},
+		{"openai.azure.com.evil.example", "host:openai.azure.com.evil.example", "a look-alike host is a family of its own"},
+		{"api.example.com", "host:api.example.com", "an unlisted host is a family of its own"},
+	} {
+		if got := rs.Family(tc.host); got != tc.family {
+			t.Errorf("%s: family of %s = %q, want %q", tc.reason, tc.host, got, tc.family)
+		}
+	}
 	// Every native target resolves to a route that is not an unknown relay.
 	for _, tg := range f.Targets {
 		if tg.Route.APIMode == engine.ModeAnthropic {
@@ -65,6 +85,16 @@ func TestDialectPolicyErrors(t *testing.T) {
 		{"converse-empty", "bedrock_converse:\n  models:\n    - {id: c, replay: signed}\n", "m.yaml:5: bedrock_converse model c: empty match", "a row matches models"},
 		{"converse-default-id", "bedrock_converse:\n  models:\n    - {id: default, models: [x], replay: signed}\n", "must be kebab-case and not \"default\"", "default is the fallback's name"},
 		{"converse-upper", "bedrock_converse:\n  models:\n    - {id: c, models: [Claude], replay: signed}\n", "must be lower-case", "model substrings are lower-case"},
+		{"responses-unknown-key", "responses:\n  famlies: []\n", "m.yaml:4: responses: unknown key \"famlies\"", "a misspelt responses key is named with its line"},
+		{"responses-not-list", "responses:\n  families: {id: a}\n", "m.yaml:4: responses families must be a list", "families is a list"},
+		{"responses-empty", "responses:\n  families:\n    - {id: a}\n", "m.yaml:5: responses family a: empty match (give hosts or host_patterns)", "a family matches hosts"},
+		{"responses-path", "responses:\n  families:\n    - {id: a, hosts: [a.com], paths: [/v1]}\n", "m.yaml:5: responses family: unknown key \"paths\"", "a sealing key's reach is a host, not a path"},
+		{"responses-models", "responses:\n  families:\n    - {id: a, hosts: [a.com], models: [gpt]}\n", "unknown key \"models\"", "the model is part of the issuer, not of the family"},
+		{"responses-bad-host", "responses:\n  families:\n    - {id: a, hosts: [\"https://a.com\"]}\n", "m.yaml:5: responses family a hosts: bad host \"https://a.com\"", "hosts are bare hostnames"},
+		{"responses-bad-pattern", "responses:\n  families:\n    - {id: a, host_patterns: [\"*.azure\"]}\n", "responses family a host_patterns: bad pattern \"*.azure\"", "a pattern keeps its last two labels literal"},
+		{"responses-per-host", "responses:\n  families:\n    - {id: a, hosts: [a.com], per_host: yes please}\n", "m.yaml:5: responses family a per_host must be true or false", "per_host is a boolean"},
+		{"responses-id", "responses:\n  families:\n    - {id: Azure_OpenAI, hosts: [a.com]}\n", "m.yaml:5: responses family: id \"Azure_OpenAI\" must be kebab-case", "family ids are kebab-case"},
+		{"responses-duplicate", "responses:\n  families:\n    - {id: a, hosts: [a.com]}\n    - {id: a, hosts: [b.com]}\n", "m.yaml:6: responses family: duplicate id \"a\"", "family ids are unique"},
 	}
 	for _, tc := range tests {
 		_, err := matrix.Parse("m.yaml", []byte(head+tc.doc))

@@ -124,7 +124,7 @@ func parse(name string, b []byte) (*File, error) {
 }
 
 var topKeys = []string{"version", "echo_families", "carrier_routes", "local_endpoint", "default_carriers",
-	"flags", "native_fields", "anthropic", "bedrock_converse", "targets", "known_failures"}
+	"flags", "native_fields", "anthropic", "bedrock_converse", "responses", "targets", "known_failures"}
 
 func (w walker) carriers(n *yaml.Node, what string) (engine.CarrierSet, error) {
 	names, err := w.strings(n, what)

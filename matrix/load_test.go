@@ -18,8 +18,8 @@ func TestCommittedMatrixLoads(t *testing.T) {
 	if f.Path != "../matrix.yaml" {
 		t.Errorf("path %q", f.Path)
 	}
-	if len(f.Targets) != 31 {
-		t.Errorf("%d targets, want 31", len(f.Targets))
+	if len(f.Targets) != 35 {
+		t.Errorf("%d targets, want 35", len(f.Targets))
 	}
 	seen := map[string]bool{}
 	for _, tg := range f.Targets {
@@ -153,7 +153,7 @@ func TestParseErrors(t *testing.T) {
 		reason string
 	}{
 		{"unknown-top-key", "carrier_rows: []\n",
-			`m.yaml:3: matrix: unknown key "carrier_rows" (want one of version, echo_families, carrier_routes, local_endpoint, default_carriers, flags, native_fields, anthropic, bedrock_converse, targets, known_failures)`,
+			`m.yaml:3: matrix: unknown key "carrier_rows" (want one of version, echo_families, carrier_routes, local_endpoint, default_carriers, flags, native_fields, anthropic, bedrock_converse, responses, targets, known_failures)`,
 			"a misspelt section is named with its line, not ignored"},
 		{"duplicate-top-key", "default_carriers: []\n",
 			`m.yaml:3: matrix: duplicate key "default_carriers"`,

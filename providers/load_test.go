@@ -12,10 +12,10 @@ import (
 
 // committed lists the profiles the harness targets; every one must exist.
 var committed = []string{
-	"anthropic", "bedrock-anthropic", "bedrock-converse", "cerebras", "copilot", "dashscope",
-	"deepseek", "fireworks", "foundry-anthropic", "gemini", "gemini-openai", "glm", "groq",
+	"anthropic", "azure-openai-responses", "bedrock-anthropic", "bedrock-converse", "cerebras", "copilot", "dashscope",
+	"deepseek", "deepseek-responses", "fireworks", "foundry-anthropic", "gemini", "gemini-openai", "glm", "groq",
 	"hunyuan", "kilo", "kimi", "llama-cpp", "lmstudio", "mimo", "minimax", "mistral",
-	"nous-portal", "novita", "ollama", "openai", "openrouter", "sambanova", "tencent-tokenhub",
+	"nous-portal", "novita", "ollama", "openai", "openai-responses", "openrouter", "openrouter-responses", "sambanova", "tencent-tokenhub",
 	"vercel-ai-gateway", "vertex-anthropic", "vllm",
 }
 

@@ -17,7 +17,8 @@ type Profile struct {
 	Version int `yaml:"version"`
 	// Title is a human name ("DeepSeek chat completions").
 	Title string `yaml:"title"`
-	// APIMode is the wire dialect: chat, anthropic, bedrock-converse or gemini.
+	// APIMode is the wire dialect: chat, anthropic, bedrock-converse,
+	// gemini or responses.
 	APIMode string `yaml:"api_mode"`
 	// Hosts are the public hosts the profile describes.
 	Hosts []string `yaml:"hosts"`
@@ -75,7 +76,8 @@ type Rule struct {
 	ContentType string `yaml:"content_type,omitempty"`
 	// Body is the provider's error body, verbatim as observed, except for
 	// the placeholders {index} (0-based message index), {field} (the key in
-	// play), {path} (the JSON path of the offending value) and {request_id}.
+	// play), {path} (the JSON path of the offending value), {request_id},
+	// and for Responses items {item}, {item_type} and {ref}.
 	Body string `yaml:"body"`
 	// StreamFraming is "sse" when the provider frames this error as an SSE
 	// data line on streaming requests (MiMo does), else empty.
@@ -130,6 +132,16 @@ const (
 	// ConditionSealedBlobForeign: a replayed encrypted/redacted blob was
 	// sealed for another region or model.
 	ConditionSealedBlobForeign = "sealed_blob_foreign"
+	// ConditionReasoningWithoutFollower (responses): a reasoning item the
+	// provider issued is not directly followed by the item it led to.
+	ConditionReasoningWithoutFollower = "reasoning_without_follower"
+	// ConditionItemWithoutReasoning (responses): an item sent with the id
+	// the provider issued it under comes without the reasoning item it
+	// was issued with, right before it.
+	ConditionItemWithoutReasoning = "item_without_reasoning"
+	// ConditionToolOutputMissing (responses): a function_call is not
+	// answered by its function_call_output before the next message.
+	ConditionToolOutputMissing = "tool_output_missing"
 )
 
 // A Flag is a request flag the provider honours.
@@ -151,8 +163,9 @@ type Flag struct {
 // Signing describes how a provider protects the reasoning it emits.
 type Signing struct {
 	// Scheme is thinking-signature (Anthropic-style signed blocks),
-	// redacted-data, thought-signature (Gemini), reasoning-opaque (Copilot)
-	// or encrypted-details (reasoning.encrypted items).
+	// redacted-data, thought-signature (Gemini), reasoning-opaque (Copilot),
+	// encrypted-details (reasoning.encrypted items) or encrypted-content
+	// (Responses reasoning items).
 	Scheme string `yaml:"scheme"`
 	// Fields are the signed or encrypted fields, named as on the wire.
 	Fields []string `yaml:"fields"`

@@ -8,7 +8,8 @@ import (
 )
 
 // RenderBody returns rule r's body with its placeholders filled from vals,
-// keyed without braces: {index}, {field}, {path} and {request_id}. {field}
+// keyed without braces: {index}, {field}, {path}, {request_id}, {item},
+// {item_type} and {ref}. {field}
 // falls back to the rule's condition field when vals has no "field". A
 // placeholder without a value, and any other brace pair, is left as it is.
 // When the rule's content type is JSON, each value is escaped as JSON string
@@ -17,7 +18,7 @@ import (
 func (p *Profile) RenderBody(r Rule, vals map[string]string) string {
 	escape := isJSON(r.ContentType)
 	pairs := make([]string, 0, 8)
-	for _, ph := range []string{PlaceholderIndex, PlaceholderField, PlaceholderPath, PlaceholderRequestID} {
+	for _, ph := range Placeholders() {
 		key := strings.Trim(ph, "{}")
 		v, ok := vals[key]
 		if !ok && ph == PlaceholderField && r.When.Field != "" {
@@ -48,6 +49,9 @@ func sampleValues(r Rule) map[string]string {
 		"field":      field,
 		"path":       "messages.2.content.0",
 		"request_id": "011CSampleRequest",
+		"item":       "rs_sample",
+		"item_type":  "function_call",
+		"ref":        "rs_sample",
 	}
 }
 

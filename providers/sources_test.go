@@ -77,7 +77,10 @@ func TestReferencePattern(t *testing.T) {
 var placeholder = regexp.MustCompile(`\{[a-z_]+\}`)
 
 func TestBodiesUseOnlyKnownPlaceholders(t *testing.T) {
-	known := map[string]bool{PlaceholderIndex: true, PlaceholderField: true, PlaceholderPath: true, PlaceholderRequestID: true}
+	known := map[string]bool{}
+	for _, ph := range Placeholders() {
+		known[ph] = true
+	}
 	ps, err := Embedded()
 	if err != nil {
 		t.Fatal(err)

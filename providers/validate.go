@@ -235,6 +235,10 @@ func (c Condition) issues(path []string, label string, reads []string) []*Valida
 		case !oneOf(c.Field, signedFields):
 			add("field", "condition %s: unknown signed field %q", c.Kind, c.Field)
 		}
+	case ConditionReasoningWithoutFollower, ConditionItemWithoutReasoning, ConditionToolOutputMissing:
+		if c.Field != "" {
+			add("field", "condition %s takes no field (the items it is about are its kind)", c.Kind)
+		}
 	}
 	if c.Kind != ConditionToolTurnFieldMissing && (c.BlankIsMissing || c.WhitespaceIsMissing) {
 		add("kind", "blank_is_missing and whitespace_is_missing apply only to %s", ConditionToolTurnFieldMissing)

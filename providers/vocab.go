@@ -6,6 +6,7 @@ const (
 	APIModeAnthropic       = "anthropic"
 	APIModeBedrockConverse = "bedrock-converse"
 	APIModeGemini          = "gemini"
+	APIModeResponses       = "responses"
 )
 
 // Confidence levels of a profile ([Profile.Confidence]) and of a rule
@@ -33,6 +34,9 @@ const (
 	SchemeThoughtSignature  = "thought-signature"
 	SchemeReasoningOpaque   = "reasoning-opaque"
 	SchemeEncryptedDetails  = "encrypted-details"
+	// SchemeEncryptedContent is the Responses API's encrypted_content on
+	// reasoning items, sealed by the issuing service.
+	SchemeEncryptedContent = "encrypted-content"
 )
 
 // Flag effects ([Flag.Effect]).
@@ -59,14 +63,31 @@ const (
 	// PlaceholderRequestID is the per-request id; bodies keep the vendor's
 	// own prefix around it (req_{request_id}).
 	PlaceholderRequestID = "{request_id}"
+	// PlaceholderItem is the Responses input item in play: its id (its
+	// call_id when it has none), and for tool_output_missing the
+	// function_call's call_id.
+	PlaceholderItem = "{item}"
+	// PlaceholderItemType is the type of the Responses input item in play
+	// (function_call, message, reasoning).
+	PlaceholderItemType = "{item_type}"
+	// PlaceholderRef is the id of the item the item in play needs beside
+	// it (the reasoning item a function_call or message came with).
+	PlaceholderRef = "{ref}"
 )
+
+// Placeholders lists every placeholder a rule body may carry.
+func Placeholders() []string {
+	return []string{PlaceholderIndex, PlaceholderField, PlaceholderPath, PlaceholderRequestID, PlaceholderItem, PlaceholderItemType, PlaceholderRef}
+}
 
 // Carriers returns the reasoning carrier names a profile may list in
 // [Emits.Fields] and [Profile.Reads], which are also the fields the
 // message-level conditions (assistant_field_present,
 // tool_turn_field_missing) may name. In chat mode, "thinking" is Mistral's
 // thinking chunk inside the assistant content array; in anthropic mode it
-// is the thinking content block.
+// is the thinking content block. In responses mode, "reasoning" is a
+// reasoning input item, and reasoning.summary, reasoning.content and
+// reasoning.encrypted_content the parts of a reasoning output item.
 func Carriers() []string { return append([]string(nil), carriers...) }
 
 // SignedFields returns the signed or encrypted fields a [Signing] may list
@@ -86,6 +107,9 @@ var carriers = []string{
 	"redacted_thinking",
 	"reasoningContent",
 	"thoughtSignature",
+	"reasoning.summary",
+	"reasoning.content",
+	"reasoning.encrypted_content",
 }
 
 var signedFields = []string{
@@ -97,17 +121,20 @@ var signedFields = []string{
 	"extra_content.google.thought_signature",
 	"reasoning_opaque",
 	"reasoning_details",
+	"reasoning.encrypted_content",
+	"reasoning.signature",
 }
 
 var (
-	apiModes    = []string{APIModeChat, APIModeAnthropic, APIModeBedrockConverse, APIModeGemini}
+	apiModes    = []string{APIModeChat, APIModeAnthropic, APIModeBedrockConverse, APIModeGemini, APIModeResponses}
 	confidences = []string{ConfidenceConfirmed, ConfidencePartial, ConfidenceUnconfirmed}
 	streams     = []string{StreamSSE, StreamAWSEventStream, StreamNone}
-	schemes     = []string{SchemeThinkingSignature, SchemeRedactedData, SchemeThoughtSignature, SchemeReasoningOpaque, SchemeEncryptedDetails}
+	schemes     = []string{SchemeThinkingSignature, SchemeRedactedData, SchemeThoughtSignature, SchemeReasoningOpaque, SchemeEncryptedDetails, SchemeEncryptedContent}
 	effects     = []string{EffectKeepsPriorReasoning, EffectEnablesThinking}
 	kinds       = []string{
 		ConditionAssistantFieldPresent, ConditionToolTurnFieldMissing, ConditionTopLevelFieldPresent,
 		ConditionSignatureInvalid, ConditionSignatureMissing, ConditionSealedBlobForeign,
+		ConditionReasoningWithoutFollower, ConditionItemWithoutReasoning, ConditionToolOutputMissing,
 	}
 )
 

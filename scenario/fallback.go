@@ -26,6 +26,9 @@ var fallback = Scenario{
 	Name:        "fallback",
 	Requirement: "A refused field is learnt from the refusal, persisted, retried exactly once, and never relearnt after resume.",
 	Applies: func(t matrix.Target, p *providers.Profile) (bool, string) {
+		if ok, why := learnsOpaqueRefusals(t, p); ok || why != "" {
+			return ok, why
+		}
 		if ok, why := chatOnly(t); !ok {
 			return false, why
 		}
@@ -35,6 +38,9 @@ var fallback = Scenario{
 		return false, "the provider refuses no standard carrier, so there is nothing to learn"
 	},
 	Run: func(ctx context.Context, c *Conv) error {
+		if c.Target.Route.APIMode == engine.ModeResponses {
+			return opaqueFallback(ctx, c)
+		}
 		c.restate = staleRow
 		c.User(questions[0])
 		c.Session.Messages = append(c.Session.Messages, foreignTurn())

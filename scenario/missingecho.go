@@ -14,6 +14,9 @@ var missingEcho = Scenario{
 	Name:        "missing-echo",
 	Requirement: "A provider that refuses a tool-call turn without reasoning_content gets the one-space pad on a bare tool turn.",
 	Applies: func(t matrix.Target, p *providers.Profile) (bool, string) {
+		if t.Route.APIMode == engine.ModeResponses {
+			return false, "the responses dialect never pads: a reasoning item is replayed as issued or not at all, never made up"
+		}
 		if refusesFieldFor(t, p, providers.ConditionToolTurnFieldMissing, "reasoning_content") {
 			return true, ""
 		}

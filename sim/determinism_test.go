@@ -30,6 +30,8 @@ func TestDeterminism(t *testing.T) {
 		{"converse stream", func() *providers.Profile { return converseProfile() }, strings.Replace(conversePath, "converse", "converse-stream", 1), converseTool, ""},
 		{"gemini whole", func() *providers.Profile { return geminiProfile() }, geminiPath, geminiTool, "candidates.0.content.parts.1.thoughtSignature"},
 		{"gemini stream", func() *providers.Profile { return geminiProfile() }, geminiStream, geminiAnswer, ""},
+		{"responses whole", func() *providers.Profile { return openaiRespProfile() }, respPath, respTool, "output.0.encrypted_content"},
+		{"responses stream", func() *providers.Profile { return openaiRespProfile() }, respPath, streamed(respAnswer), ""},
 	}
 	for _, tc := range cases {
 		a := post(newSim(t, tc.profile(), "seed-1"), tc.path, tc.body)

@@ -33,6 +33,8 @@ func dialectFor(mode string) (dialect, bool) {
 		return dialect{mode, converseSupports, converseCheck, converseRead, converseReply}, true
 	case modeGemini:
 		return dialect{mode, geminiSupports, geminiCheck, geminiRead, geminiReply}, true
+	case modeResponses:
+		return dialect{mode, responsesSupports, responsesCheck, responsesRead, responsesReply}, true
 	}
 	return dialect{}, false
 }

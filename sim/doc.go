@@ -8,12 +8,13 @@
 //
 // The dialect comes from the profile's api mode, not from the path: any
 // POST is a model call and anything else is a 404. The body must be a JSON
-// object with a messages array (contents for gemini); otherwise the
-// simulator answers 400 with its own JSON error naming the problem. The
-// model is the body's "model" (chat, anthropic) or the URL's
-// (/model/{modelId}/converse[-stream], /models/{model}:generateContent).
-// A request streams when its body says "stream": true (chat, anthropic),
-// its path ends with /converse-stream, or contains :streamGenerateContent.
+// object with a messages array (contents for gemini, input for
+// responses); otherwise the simulator answers 400 with its own JSON error
+// naming the problem. The model is the body's "model" (chat, anthropic,
+// responses) or the URL's (/model/{modelId}/converse[-stream],
+// /models/{model}:generateContent). A request streams when its body says
+// "stream": true (chat, anthropic, responses), its path ends with
+// /converse-stream, or contains :streamGenerateContent.
 //
 // # Rules
 //
@@ -43,6 +44,15 @@
 //     reasoningContent.reasoningText.signature;
 //     reasoningContent.redactedContent for sealed_blob_foreign.
 //   - gemini: thoughtSignature.
+//   - responses: reasoning.encrypted_content (a reasoning item's encrypted
+//     content: missing, not opening under the key, or sealed for another
+//     model), reasoning.signature (a relay's signature over the item's
+//     readable content); and the item conditions reasoning_without_follower
+//     (a reasoning item the simulator issued not directly followed by the
+//     item it led to), item_without_reasoning (an item sent with the id the
+//     simulator issued it under, without its reasoning item right before
+//     it) and tool_output_missing (a function_call not answered before the
+//     next message). Bodies get {item}, {item_type} and {ref}.
 //
 // New refuses a profile that fails [providers.Profile.Validate] or has a
 // condition outside this vocabulary.
@@ -50,8 +60,8 @@
 // # Answers
 //
 // Otherwise the simulator answers 200 in the dialect's shape, whole or
-// streamed (chat and Gemini as SSE, Anthropic as named SSE events, Converse
-// as AWS event-stream frames). The turn is a reasoning text — "Reasoning
+// streamed (chat and Gemini as SSE, Anthropic and Responses as named SSE
+// events, Converse as AWS event-stream frames). The turn is a reasoning text — "Reasoning
 // on: <first 60 chars of the last user text>. [memo:<8 hex>]" — then a tool
 // call to the first declared tool (when the request declares tools and ends
 // with a user turn) or a final answer listing every [memo:…] in replayed
@@ -71,7 +81,15 @@
 // thought part, then a signed functionCall part or text part (streams end
 // with an empty text part carrying the signature). A user text containing
 // Anthropic's redaction trigger string gets redacted_thinking /
-// redactedContent instead, on profiles that sign redacted data.
+// redactedContent instead, on profiles that sign redacted data. Responses:
+// a reasoning output item (summary, readable content, encrypted content or
+// a signature, per the profile's emits and signing) whose id shares a pair
+// id with the function_call or message it led to ("rs_<pair>",
+// "fc_<pair>", "msg_<pair>": 12 hex of the request digest and 12 of their
+// HMAC); streams send output_item.added, the summary, text and argument
+// deltas, output_item.done and response.completed with the whole response.
+// The model sees again the decrypted content of a genuine encrypted item,
+// or an item's readable content, never a summary alone.
 //
 // # Signatures
 //
@@ -80,6 +98,9 @@
 // base64(HMAC(name + "\x00" + text)); a sealed blob (redacted thinking,
 // reasoning.encrypted data, reasoning_opaque) is base64(model + "\x00" +
 // text + "\x00" + tag), so its model stays readable; a thought signature is
-// a sealed blob with no model. Anything issued under another seed or
-// profile, or edited, fails verification.
+// a sealed blob with no model. Responses encrypted content is a token in
+// Fernet's layout (version 0x80, the fixed timestamp, an IV, AES-128-CTR of
+// model + "\x00" + text, an HMAC tag; URL-safe base64), so it reads like
+// OpenAI's "gAAAAA…" values and only the simulator opens it. Anything
+// issued under another seed or profile, or edited, fails verification.
 package sim

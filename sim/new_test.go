@@ -19,6 +19,8 @@ func TestNewRefuses(t *testing.T) {
 		{"an Anthropic signed field on a chat profile", profile("c", modeChat, []string{"reasoning_content"}, withRule(cond(providers.ConditionSignatureInvalid, "thinking.signature"))), "not simulated for api mode chat"},
 		{"foreign blobs need a sealed chat carrier", profile("c", modeChat, []string{"extra_content"}, withRule(cond(providers.ConditionSealedBlobForeign, "extra_content.google.thought_signature"))), "sealed_blob_foreign(extra_content.google.thought_signature) is not simulated"},
 		{"converse reasoning check on an Anthropic field", converseProfile(withRule(cond(providers.ConditionSignatureMissing, "thinking.signature"))), "not simulated for api mode bedrock-converse"},
+		{"a chat carrier condition on a Responses profile", openaiRespProfile(withRule(cond(providers.ConditionAssistantFieldPresent, "reasoning_content"))), "assistant_field_present(reasoning_content) is not simulated for api mode responses"},
+		{"an item condition on a chat profile", profile("c", modeChat, []string{"reasoning_content"}, withRule(cond(providers.ConditionItemWithoutReasoning, ""))), "item_without_reasoning() is not simulated for api mode chat"},
 	}
 	for _, tt := range tests {
 		_, err := New(tt.profile, Options{Seed: testSeed})
@@ -50,6 +52,8 @@ func TestCommittedProfiles(t *testing.T) {
 			path, body = conversePath, converseAnswer
 		case modeGemini:
 			path, body = geminiPath, geminiAnswer
+		case modeResponses:
+			path, body = respPath, respAnswer
 		}
 		if rec := post(s, path, body); rec.Code != 200 {
 			t.Errorf("%s: a first-turn request got %d: %.200s", p.Name, rec.Code, rec.Body)

@@ -74,6 +74,9 @@ func readRequest(w http.ResponseWriter, r *http.Request, mode string) (*request,
 		digest: digest,
 	}
 	switch mode {
+	case modeResponses:
+		q.model = root.Get("model").String()
+		q.stream = root.Get("stream").Type == gjson.True
 	case modeChat, modeAnthropic:
 		q.model = root.Get("model").String()
 		if q.model == "" {
@@ -89,8 +92,11 @@ func readRequest(w http.ResponseWriter, r *http.Request, mode string) (*request,
 		q.stream = strings.Contains(r.URL.Path, ":streamGenerateContent")
 	}
 	list := "messages"
-	if mode == modeGemini {
+	switch mode {
+	case modeGemini:
 		list = "contents"
+	case modeResponses:
+		list = "input"
 	}
 	if v := root.Get(list); !v.IsArray() {
 		return nil, &clientError{http.StatusBadRequest, fmt.Sprintf("request body: %s: expected an array, got %s", list, kind(v))}

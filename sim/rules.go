@@ -16,8 +16,12 @@ type hit struct {
 	field string
 	// path is the JSON path of the offending message field or content
 	// block: messages.2.reasoning_content, messages.1.content.0,
-	// contents.3.parts.0.
+	// contents.3.parts.0, input.4.
 	path string
+	// item, itemType and ref name the Responses input item in play (its
+	// id, or a function_call's call_id), its type, and the id of the item
+	// it needs beside it.
+	item, itemType, ref string
 }
 
 // supports reports whether the dialect can evaluate condition c.
@@ -33,6 +37,8 @@ func supports(d dialect, c providers.Condition) error {
 		if c.Field == "" {
 			return fmt.Errorf("condition %s: no field", c.Kind)
 		}
+		return d.supports(c)
+	case providers.ConditionReasoningWithoutFollower, providers.ConditionItemWithoutReasoning, providers.ConditionToolOutputMissing:
 		return d.supports(c)
 	default:
 		return fmt.Errorf("condition kind %q is not simulated", c.Kind)
@@ -75,12 +81,18 @@ func statusOf(rule *providers.Rule) int {
 // refuse answers with the rule's status and rendered body; a streaming
 // request to a rule framed as SSE gets the body as one `data:` line.
 func (s *Simulator) refuse(w http.ResponseWriter, q *request, rule *providers.Rule, h hit) {
-	body := s.p.RenderBody(*rule, map[string]string{
+	vals := map[string]string{
 		"index":      strconv.Itoa(h.index),
 		"field":      h.field,
 		"path":       h.path,
 		"request_id": q.id,
-	})
+	}
+	for k, v := range map[string]string{"item": h.item, "item_type": h.itemType, "ref": h.ref} {
+		if v != "" {
+			vals[k] = v
+		}
+	}
+	body := s.p.RenderBody(*rule, vals)
 	ct := rule.ContentType
 	if ct == "" {
 		ct = "application/json"

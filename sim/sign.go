@@ -1,10 +1,13 @@
 package sim
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"strings"
@@ -135,4 +138,62 @@ func (g signer) checkThought(sig string) (text string, ok bool) {
 		return s.text, true
 	}
 	return "", false
+}
+
+// Encrypted content (the Responses API's encrypted_content) is a token in
+// Fernet's layout, as OpenAI's "gAAAAA…" values are: version 0x80, an
+// 8-byte big-endian timestamp (the fixed creation time), a 16-byte IV,
+// the AES-128-CTR ciphertext of model + "\x00" + text, and an HMAC-SHA256
+// tag over all of it, in URL-safe base64. Keys and IV derive from the
+// signer's key (the IV from the model and text), so the same reasoning
+// encrypts to the same token, whole or streamed.
+const (
+	tokenVersion = 0x80
+	tokenHead    = 1 + 8 + aes.BlockSize
+)
+
+func (g signer) tokenKeys() (enc, mac []byte) {
+	return g.mac("encrypted-content", "enc")[:16], g.mac("encrypted-content", "mac")
+}
+
+// encrypt issues the encrypted content of a reasoning text for a model.
+func (g signer) encrypt(model, text string) string {
+	encKey, macKey := g.tokenKeys()
+	plain := append(append([]byte(model), 0), text...)
+	b := make([]byte, tokenHead, tokenHead+len(plain)+macSize)
+	b[0] = tokenVersion
+	binary.BigEndian.PutUint64(b[1:9], created)
+	copy(b[9:tokenHead], g.mac("encrypted-content", "iv", model, text))
+	block, _ := aes.NewCipher(encKey)
+	ct := make([]byte, len(plain))
+	cipher.NewCTR(block, b[9:tokenHead]).XORKeyStream(ct, plain)
+	b = append(b, ct...)
+	m := hmac.New(sha256.New, macKey)
+	m.Write(b)
+	return base64.URLEncoding.EncodeToString(m.Sum(b))
+}
+
+// decrypt opens encrypted content. parsed is false when the value is not a
+// token at all; genuine is true when its tag verifies (issued by this
+// profile and seed, unaltered), and only then are model and text set.
+func (g signer) decrypt(token string) (s sealed, parsed bool) {
+	b, err := base64.URLEncoding.DecodeString(token)
+	if err != nil || len(b) < tokenHead+macSize || b[0] != tokenVersion {
+		return sealed{}, false
+	}
+	encKey, macKey := g.tokenKeys()
+	body, tag := b[:len(b)-macSize], b[len(b)-macSize:]
+	m := hmac.New(sha256.New, macKey)
+	m.Write(body)
+	if !hmac.Equal(tag, m.Sum(nil)) {
+		return sealed{}, true
+	}
+	block, _ := aes.NewCipher(encKey)
+	plain := make([]byte, len(body)-tokenHead)
+	cipher.NewCTR(block, body[9:tokenHead]).XORKeyStream(plain, body[tokenHead:])
+	model, text, found := strings.Cut(string(plain), "\x00")
+	if !found {
+		return sealed{}, true
+	}
+	return sealed{model: model, text: text, genuine: true}, true
 }

@@ -14,6 +14,7 @@ const (
 	modeAnthropic = "anthropic"
 	modeConverse  = "bedrock-converse"
 	modeGemini    = "gemini"
+	modeResponses = "responses"
 )
 
 // Options configure a Simulator.
@@ -50,7 +51,7 @@ func New(p *providers.Profile, opts Options) (*Simulator, error) {
 	}
 	d, ok := dialectFor(p.APIMode)
 	if !ok {
-		return nil, fmt.Errorf("sim: profile %s: api mode %q is not simulated (want chat, anthropic, bedrock-converse or gemini)", p.Name, p.APIMode)
+		return nil, fmt.Errorf("sim: profile %s: api mode %q is not simulated (want chat, anthropic, bedrock-converse, gemini or responses)", p.Name, p.APIMode)
 	}
 	for _, rule := range p.Rules {
 		if err := supports(d, rule.When); err != nil {

@@ -45,7 +45,8 @@ type credential struct {
 // --key-env variable) in the header its dialect expects: chat
 // `Authorization: Bearer`, anthropic `x-api-key` with `anthropic-version`
 // (`Authorization: Bearer` on Google's Vertex hosts), gemini
-// `x-goog-api-key`. An empty key on a non-AWS host sends no credentials.
+// `x-goog-api-key`, an Azure OpenAI resource (*.openai.azure.com)
+// `api-key`. An empty key on a non-AWS host sends no credentials.
 // getenv reads the environment; now is the signing clock.
 func credentialFor(mode engine.APIMode, sendBase, key string, getenv func(string) string, now func() time.Time) (credential, error) {
 	host := engine.Hostname(sendBase)
@@ -76,6 +77,8 @@ func credentialFor(mode engine.APIMode, sendBase, key string, getenv func(string
 		return header("x-api-key", key, "anthropic-version", anthropicVersion), nil
 	case mode == engine.ModeGemini:
 		return header("x-goog-api-key", key), nil
+	case strings.HasSuffix(host, ".openai.azure.com"):
+		return header("api-key", key), nil
 	default:
 		c := header("Authorization", "Bearer "+key)
 		c.scheme = "bearer"

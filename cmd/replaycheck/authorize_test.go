@@ -31,6 +31,10 @@ func TestCredentialHeaders(t *testing.T) {
 			map[string]string{"Authorization": "Bearer " + key, "X-Api-Key": ""}},
 		{"gemini sends x-goog-api-key, never a key= query", engine.ModeGemini, "https://generativelanguage.googleapis.com/v1beta", key,
 			map[string]string{"X-Goog-Api-Key": key, "Authorization": ""}},
+		{"an Azure OpenAI resource takes its key in api-key", engine.ModeResponses, "https://demo-resource.openai.azure.com/openai/v1", key,
+			map[string]string{"Api-Key": key, "Authorization": ""}},
+		{"OpenAI's Responses API takes a bearer token", engine.ModeResponses, "https://api.openai.com/v1", key,
+			map[string]string{"Authorization": "Bearer " + key}},
 		{"no key sends nothing", engine.ModeChat, "http://localhost:8080/v1", "",
 			map[string]string{"Authorization": "", "X-Api-Key": ""}},
 	}

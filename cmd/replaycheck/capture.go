@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/dialects"
@@ -11,14 +12,20 @@ import (
 
 func runCapture(_ context.Context, std *streams, args []string) error {
 	f := newFlags("capture",
-		"capture [--api-mode MODE] [--stream] [FILE]",
+		"capture [--api-mode MODE] [--stream] [--provider P --base-url URL --model M] [FILE]",
 		"Capture reads a response body (with --stream, the streamed response:\n"+
 			"SSE, or AWS event-stream frames for bedrock-converse) from FILE, or\n"+
 			"standard input when FILE is absent or \"-\", and prints the stored\n"+
 			"assistant message it becomes, with every carrier, as indented JSON in\n"+
-			"its storage form.")
+			"its storage form. The route that answered (--provider, --base-url and\n"+
+			"--model, all three or none) is recorded by dialects that keep their\n"+
+			"opaque items for their issuer only (responses); without it, such items\n"+
+			"are stored for no route.")
 	apiMode := f.String("api-mode", "chat", "api `MODE`: chat, anthropic, bedrock-converse, gemini or responses")
 	stream := f.Bool("stream", false, "the input is a streamed response")
+	provider := f.String("provider", "", "provider id `P` of the route that answered")
+	baseURL := f.String("base-url", "", "base `URL` of the route that answered")
+	model := f.String("model", "", "model id `M` of the route that answered")
 	pos, err := f.parse(args)
 	if err != nil {
 		return err
@@ -34,6 +41,18 @@ func runCapture(_ context.Context, std *streams, args []string) error {
 	dia, err := dialects.For(mode, &engine.Table{})
 	if err != nil {
 		return err
+	}
+	switch given := countSet(*provider, *baseURL, *model); {
+	case given == 3:
+		r := engine.Route{APIMode: mode, Provider: *provider, BaseURL: *baseURL, Model: *model}
+		if r.Host() == "" {
+			return f.usagef("--base-url %q: no hostname in it", *baseURL)
+		}
+		if b, ok := dia.(engine.RouteBinder); ok {
+			dia = b.ForRoute(r)
+		}
+	case given > 0:
+		return f.usagef("--provider, --base-url and --model name the route that answered: give all three or none")
 	}
 	path := ""
 	if len(pos) == 1 {
@@ -56,4 +75,15 @@ func runCapture(_ context.Context, std *streams, args []string) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return writeJSON(std.out, msg)
+}
+
+// countSet counts the non-blank values.
+func countSet(vs ...string) int {
+	n := 0
+	for _, v := range vs {
+		if strings.TrimSpace(v) != "" {
+			n++
+		}
+	}
+	return n
 }

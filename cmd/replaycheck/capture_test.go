@@ -21,6 +21,10 @@ func TestCaptureGolden(t *testing.T) {
 			args: []string{"capture", "--api-mode", "gemini", "testdata/responses/gemini-whole.json"}},
 		{reason: "a Converse body: Anthropic-format reasoning items in block order", golden: "capture-converse.json",
 			args: []string{"capture", "--api-mode", "bedrock-converse", "testdata/responses/converse-whole.json"}},
+		{reason: "a Responses body: the output items in order, compacted, with the issuing route", golden: "capture-responses.json",
+			args: []string{"capture", "--api-mode", "responses", "--provider", "openai", "--base-url", "https://api.openai.com/v1", "--model", "gpt-5.1", "testdata/responses/responses-whole.json"}},
+		{reason: "a Responses stream without a route: the items stored for no route", golden: "capture-responses-stream.json",
+			args: []string{"capture", "--api-mode", "responses", "--stream", "testdata/responses/responses-stream.sse"}},
 	})
 }
 
@@ -34,13 +38,14 @@ func TestCaptureNativeWholeEqualsStream(t *testing.T) {
 		{"anthropic", "anthropic-whole.json", "anthropic-stream.sse"},
 		{"gemini", "gemini-whole.json", "gemini-stream.sse"},
 		{"bedrock-converse", "converse-whole.json", "converse-stream.bin"},
+		{"responses", "responses-whole.json", "responses-stream.sse"},
 	} {
 		whole := runMain(t, "", "capture", "--api-mode", tt.mode, "testdata/responses/"+tt.whole)
 		streamed := runMain(t, "", "capture", "--api-mode", tt.mode, "--stream", "testdata/responses/"+tt.stream)
 		if whole.code != 0 || streamed.code != 0 {
 			t.Fatalf("%s: exit %d / %d: %s%s", tt.mode, whole.code, streamed.code, whole.stderr, streamed.stderr)
 		}
-		for _, key := range []string{"signature", "thought_signature", "reasoning_content"} {
+		for _, key := range []string{"signature", "thought_signature", "encrypted_content", "reasoning_content"} {
 			if a, b := valuesOf(whole.stdout, key), valuesOf(streamed.stdout, key); a != b || a == "" && key == "reasoning_content" {
 				t.Errorf("%s: %s whole %q, streamed %q", tt.mode, key, a, b)
 			}

@@ -22,6 +22,7 @@ func TestExitCodes(t *testing.T) {
 	badJSON := write("bad.json", "{\n  \"messages\": [\n    {\"role\": \"user\",}\n  ]\n}\n")
 	badMatrix := write("matrix.yaml", "version: 1\necho_families:\n  - name: Bad Name\n    hosts: [x.com]\n")
 	emptyStream := write("empty.sse", ": keep-alive\n\n")
+	badResponsesStream := write("bad-responses.sse", "data: {\"type\":\"response.created\"}\n\ndata: {not json}\n\n")
 	errorBody := write("error.json", `{"error":{"message":"The model is overloaded","code":529}}`)
 	db := sampleStore(t)
 	route := []string{"--provider", "deepseek", "--base-url", "https://api.deepseek.com/v1", "--model", "deepseek-v4-flash"}
@@ -51,6 +52,9 @@ func TestExitCodes(t *testing.T) {
 		{"empty stdin", shape, "", 3, []string{"<stdin>: empty input"}},
 		{"an error response body", []string{"capture", errorBody}, "", 3, []string{errorBody + ": chat: response is an error"}},
 		{"a stream without chunks", []string{"capture", "--stream", emptyStream}, "", 3, []string{emptyStream + ": chat: stream: no chunk events"}},
+		{"a malformed Responses event names the offset", []string{"capture", "--api-mode", "responses", "--stream", badResponsesStream}, "", 3, []string{badResponsesStream + ": responses: stream: event at offset 35: data is not valid JSON"}},
+		{"a capture route must be whole", []string{"capture", "--api-mode", "responses", "--provider", "openai", errorBody}, "", 2, []string{"give all three or none"}},
+		{"a Responses error body", []string{"capture", "--api-mode", "responses", errorBody}, "", 3, []string{errorBody + `: responses: error: the response is an error: {"message":"The model is overloaded","code":529}`}},
 		{"two input files", []string{"capture", badJSON, errorBody}, "", 2, []string{`unexpected argument "` + errorBody + `"`}},
 		{"session without a subcommand", []string{"session"}, "", 2, []string{"no subcommand given", "show  list the sessions"}},
 		{"unknown session subcommand", []string{"session", "drop"}, "", 2, []string{`unknown subcommand "drop"`}},

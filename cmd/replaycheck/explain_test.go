@@ -30,6 +30,8 @@ var explainRoutes = []struct {
 		[]string{"--provider", "acme", "--base-url", "api.acme.example", "--model", "acme-think-1", "--echo-opt-in"}},
 	{"a native api mode replays through its dialect", "anthropic",
 		[]string{"--provider", "anthropic", "--base-url", "https://api.anthropic.com", "--model", "claude-opus-4-6", "--api-mode", "anthropic"}},
+	{"a Responses route names the family its reasoning items stay in", "responses-azure",
+		[]string{"--provider", "azure", "--base-url", "https://demo-resource.openai.azure.com/openai/v1", "--model", "gpt-5.1", "--api-mode", "responses"}},
 }
 
 func TestExplainGolden(t *testing.T) {

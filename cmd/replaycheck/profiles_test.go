@@ -31,6 +31,9 @@ type trigger struct {
 	body   string
 	index  int
 	at     string
+	// more are the Responses item placeholders ({item}, {item_type},
+	// {ref}) the answer must fill.
+	more map[string]string
 }
 
 // simServer is one profile's simulator on loopback.
@@ -103,12 +106,16 @@ func checkRule(t *testing.T, srv simServer, rule providers.Rule, tr trigger, str
 		body = strings.Replace(body, "{", `{"stream":true,`, 1)
 	}
 	sum := sha256.Sum256([]byte(body))
-	want := srv.p.RenderBody(rule, map[string]string{
+	vals := map[string]string{
 		"index":      strconv.Itoa(tr.index),
 		"field":      rule.When.Field,
 		"path":       tr.at,
 		"request_id": "sim_" + hex.EncodeToString(sum[:])[:12],
-	})
+	}
+	for k, v := range tr.more {
+		vals[k] = v
+	}
+	want := srv.p.RenderBody(rule, vals)
 	wantType := rule.ContentType
 	if wantType == "" {
 		wantType = "application/json"
@@ -127,7 +134,7 @@ func checkRule(t *testing.T, srv simServer, rule providers.Rule, tr trigger, str
 	if ctype != wantType {
 		t.Errorf("%s: Content-Type %q, want %q", what, ctype, wantType)
 	}
-	if strings.Contains(got, "{index}") || strings.Contains(got, "{path}") || strings.Contains(got, "{request_id}") {
+	if strings.Contains(got, "{index}") || strings.Contains(got, "{path}") || strings.Contains(got, "{request_id}") || strings.Contains(got, "{item") || strings.Contains(got, "{ref}") {
 		t.Errorf("%s: a placeholder was left unfilled: %s", what, got)
 	}
 }
@@ -176,6 +183,8 @@ func triggersFor(t *testing.T, srv simServer, c providers.Condition, model strin
 		return converseTriggers(t, srv, c, model)
 	case providers.APIModeGemini:
 		return geminiTriggers(c, model)
+	case providers.APIModeResponses:
+		return responsesTriggers(t, srv, c, model)
 	}
 	return nil, fmt.Errorf("api mode %s", srv.p.APIMode)
 }
@@ -200,7 +209,7 @@ func topLevelTriggers(mode string, c providers.Condition, model string) ([]trigg
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Field, err)
 	}
-	return []trigger{{"the request carries top-level " + c.Field, path, body, 0, c.Field}}, nil
+	return []trigger{{"the request carries top-level " + c.Field, path, body, 0, c.Field, nil}}, nil
 }
 
 func chatTriggers(c providers.Condition, model string) ([]trigger, error) {
@@ -257,14 +266,14 @@ func anthropicTriggers(c providers.Condition, model string) ([]trigger, error) {
 	}
 	switch {
 	case c.Kind == providers.ConditionSignatureMissing && strings.HasPrefix(c.Field, "thinking"):
-		return []trigger{{"a thinking block without its signature", path, thinking(`{"type":"thinking","thinking":"t"}`), 1, "messages.1.content.0"}}, nil
+		return []trigger{{"a thinking block without its signature", path, thinking(`{"type":"thinking","thinking":"t"}`), 1, "messages.1.content.0", nil}}, nil
 	case c.Kind == providers.ConditionSignatureInvalid && strings.HasPrefix(c.Field, "thinking"):
-		return []trigger{{"a thinking block with a forged signature", path, thinking(`{"type":"thinking","thinking":"t","signature":"Zm9yZ2Vk"}`), 1, "messages.1.content.0"}}, nil
+		return []trigger{{"a thinking block with a forged signature", path, thinking(`{"type":"thinking","thinking":"t","signature":"Zm9yZ2Vk"}`), 1, "messages.1.content.0", nil}}, nil
 	case c.Kind == providers.ConditionToolTurnFieldMissing && c.Field == "thinking":
 		b := body(`,"thinking":{"type":"enabled","budget_tokens":1024}`, user,
 			`{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"lookup","input":{}}]}`,
 			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"the notes"}]}`)
-		return []trigger{{"thinking enabled and a tool_use turn without its thinking block", path, b, 1, "messages.1.content.0"}}, nil
+		return []trigger{{"thinking enabled and a tool_use turn without its thinking block", path, b, 1, "messages.1.content.0", nil}}, nil
 	}
 	return nil, fmt.Errorf("anthropic: no trigger for %s(%s)", c.Kind, c.Field)
 }
@@ -280,14 +289,14 @@ func converseTriggers(t *testing.T, srv simServer, c providers.Condition, model 
 	}
 	switch {
 	case c.Kind == providers.ConditionSignatureMissing && strings.Contains(c.Field, "reasoningText"):
-		return []trigger{{"reasoningText without its signature", path, reasoning(`{"reasoningText":{"text":"t"}}`), 1, "messages.1.content.0"}}, nil
+		return []trigger{{"reasoningText without its signature", path, reasoning(`{"reasoningText":{"text":"t"}}`), 1, "messages.1.content.0", nil}}, nil
 	case c.Kind == providers.ConditionSignatureInvalid && strings.Contains(c.Field, "reasoningText"):
-		return []trigger{{"reasoningText with a forged signature", path, reasoning(`{"reasoningText":{"text":"t","signature":"Zm9yZ2Vk"}}`), 1, "messages.1.content.0"}}, nil
+		return []trigger{{"reasoningText with a forged signature", path, reasoning(`{"reasoningText":{"text":"t","signature":"Zm9yZ2Vk"}}`), 1, "messages.1.content.0", nil}}, nil
 	case c.Kind == providers.ConditionToolTurnFieldMissing && strings.HasPrefix(c.Field, "reasoningContent"):
 		b := body(`,"additionalModelRequestFields":{"thinking":{"type":"enabled","budget_tokens":1024}}`, user,
 			`{"role":"assistant","content":[{"toolUse":{"toolUseId":"t1","name":"lookup","input":{}}}]}`,
 			`{"role":"user","content":[{"toolResult":{"toolUseId":"t1","content":[{"text":"the notes"}]}}]}`)
-		return []trigger{{"thinking on and a toolUse turn without reasoningContent", path, b, 1, "messages.1.content.0"}}, nil
+		return []trigger{{"thinking on and a toolUse turn without reasoningContent", path, b, 1, "messages.1.content.0", nil}}, nil
 	case c.Kind == providers.ConditionSealedBlobForeign && strings.Contains(c.Field, "redactedContent"):
 		// A genuine blob, sealed by this simulator for another model.
 		other := "other-" + model
@@ -296,7 +305,7 @@ func converseTriggers(t *testing.T, srv simServer, c providers.Condition, model 
 		if status != 200 || blob == "" {
 			return nil, fmt.Errorf("bedrock-converse: the simulator gave no redactedContent for the redaction trigger (%d): %s", status, answer)
 		}
-		return []trigger{{"a redacted blob sealed for another model", path, reasoning(`{"redactedContent":` + q(blob) + `}`), 1, "messages.1.content.0"}}, nil
+		return []trigger{{"a redacted blob sealed for another model", path, reasoning(`{"redactedContent":` + q(blob) + `}`), 1, "messages.1.content.0", nil}}, nil
 	}
 	return nil, fmt.Errorf("bedrock-converse: no trigger for %s(%s)", c.Kind, c.Field)
 }
@@ -310,9 +319,61 @@ func geminiTriggers(c providers.Condition, model string) ([]trigger, error) {
 	}
 	switch {
 	case c.Kind == providers.ConditionSignatureMissing && c.Field == "thoughtSignature":
-		return []trigger{{"a current-turn functionCall without its thoughtSignature", path, body(`{"functionCall":{"name":"lookup","args":{}}}`), 1, "contents.1.parts.0"}}, nil
+		return []trigger{{"a current-turn functionCall without its thoughtSignature", path, body(`{"functionCall":{"name":"lookup","args":{}}}`), 1, "contents.1.parts.0", nil}}, nil
 	case c.Kind == providers.ConditionSignatureInvalid && c.Field == "thoughtSignature":
-		return []trigger{{"a forged thoughtSignature", path, body(`{"functionCall":{"name":"lookup","args":{}},"thoughtSignature":"Zm9yZ2Vk"}`), 1, "contents.1.parts.0"}}, nil
+		return []trigger{{"a forged thoughtSignature", path, body(`{"functionCall":{"name":"lookup","args":{}},"thoughtSignature":"Zm9yZ2Vk"}`), 1, "contents.1.parts.0", nil}}, nil
 	}
 	return nil, fmt.Errorf("gemini: no trigger for %s(%s)", c.Kind, c.Field)
+}
+
+// responsesTriggers replays a turn the simulator issued (its reasoning
+// item and call carry the ids it recognises), broken the way the condition
+// describes.
+func responsesTriggers(t *testing.T, srv simServer, c providers.Condition, model string) ([]trigger, error) {
+	const path = "/v1/responses"
+	user := `{"role":"user","content":"What is in the notes?"}`
+	body := func(items ...string) string {
+		return `{"model":` + q(model) + `,"input":[` + strings.Join(items, ",") + `],"store":false}`
+	}
+	status, _, answer := srv.post(t, path, `{"model":`+q(model)+`,"input":[`+user+`],"tools":[{"type":"function","name":"lookup"}]}`)
+	rs, fc := gjson.Get(answer, "output.0"), gjson.Get(answer, "output.1")
+	if status != 200 || rs.Get("type").Str != "reasoning" || fc.Get("type").Str != "function_call" {
+		return nil, fmt.Errorf("responses: the simulator gave no reasoning item and call (%d): %s", status, answer)
+	}
+	output := `{"type":"function_call_output","call_id":` + q(fc.Get("call_id").Str) + `,"output":"the notes"}`
+	edit := func(path, v string, del bool) string {
+		var out string
+		var err error
+		if del {
+			out, err = sjson.Delete(rs.Raw, path)
+		} else {
+			out, err = sjson.Set(rs.Raw, path, v)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	rsItem := map[string]string{"item": rs.Get("id").Str, "item_type": "reasoning"}
+	switch {
+	case c.Kind == providers.ConditionReasoningWithoutFollower:
+		return []trigger{
+			{"a reasoning item without the call it led to", path, body(user, rs.Raw, output), 1, "input.1", rsItem},
+			{"a reasoning item before a plain assistant message", path, body(user, rs.Raw, `{"role":"assistant","content":"ok"}`), 1, "input.1", rsItem},
+		}, nil
+	case c.Kind == providers.ConditionItemWithoutReasoning:
+		return []trigger{{"a call sent with its id, without its reasoning item", path, body(user, fc.Raw, output), 1, "input.1",
+			map[string]string{"item": fc.Get("id").Str, "item_type": "function_call", "ref": rs.Get("id").Str}}}, nil
+	case c.Kind == providers.ConditionToolOutputMissing:
+		call := `{"type":"function_call","call_id":"call-a","name":"lookup","arguments":"{}"}`
+		return []trigger{{"a call whose output comes after a message", path, body(user, call, `{"role":"assistant","content":"thinking"}`, `{"type":"function_call_output","call_id":"call-a","output":"x"}`), 1, "input.1",
+			map[string]string{"item": "call-a", "item_type": "function_call"}}}, nil
+	case c.Kind == providers.ConditionSignatureInvalid && c.Field == "reasoning.encrypted_content":
+		return []trigger{{"encrypted content the provider did not issue", path, body(user, edit("encrypted_content", "Zm9yZ2Vk", false), fc.Raw, output), 1, "input.1.encrypted_content", rsItem}}, nil
+	case c.Kind == providers.ConditionSignatureMissing && c.Field == "reasoning.encrypted_content":
+		return []trigger{{"a reasoning item without its encrypted content", path, body(user, edit("encrypted_content", "", true), fc.Raw, output), 1, "input.1.encrypted_content", rsItem}}, nil
+	case c.Kind == providers.ConditionSignatureInvalid && c.Field == "reasoning.signature":
+		return []trigger{{"a reasoning item with a forged signature", path, body(user, edit("signature", "Zm9yZ2Vk", false), fc.Raw, output), 1, "input.1.signature", rsItem}}, nil
+	}
+	return nil, fmt.Errorf("responses: no trigger for %s(%s)", c.Kind, c.Field)
 }

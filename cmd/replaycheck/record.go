@@ -41,8 +41,9 @@ func runRecord(ctx context.Context, std *streams, args []string) error {
 			"profile's call. --base-url only redirects where requests go (the\n"+
 			"simulator, a regional endpoint); the route stays the target's own.\n"+
 			"The key in the --key-env variable is added to outgoing requests only\n"+
-			"(chat: Authorization: Bearer, anthropic: x-api-key, gemini:\n"+
-			"x-goog-api-key; *.amazonaws.com hosts are signed with SigV4 from\n"+
+			"(chat and responses: Authorization: Bearer, anthropic: x-api-key,\n"+
+			"gemini: x-goog-api-key, *.openai.azure.com: api-key; *.amazonaws.com\n"+
+			"hosts are signed with SigV4 from\n"+
 			"AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN) and is\n"+
 			"scrubbed from everything written. A cassette is written to a temporary\n"+
 			"file and renamed, so a failed or interrupted recording leaves the old\n"+

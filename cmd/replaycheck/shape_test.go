@@ -7,7 +7,10 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-const sampleSession = "testdata/sessions/sample.json"
+const (
+	sampleSession    = "testdata/sessions/sample.json"
+	responsesSession = "testdata/sessions/responses.json"
+)
 
 func TestShapeGolden(t *testing.T) {
 	stdin, err := os.ReadFile(sampleSession)
@@ -38,6 +41,12 @@ func TestShapeGolden(t *testing.T) {
 			args: route("bedrock", "https://bedrock-runtime.us-east-1.amazonaws.com", "us.anthropic.claude-opus-4-6-v1:0", "--api-mode", "bedrock-converse", "--session", sampleSession)},
 		{reason: "Gemini native: contents and parts, signatures back on their parts", golden: "shape-gemini.json",
 			args: route("gemini", "https://generativelanguage.googleapis.com/v1beta", "gemini-3-pro-preview", "--api-mode", "gemini", "--session", sampleSession)},
+		{reason: "Responses, the issuing route: the reasoning item back before its call, byte for byte", golden: "shape-responses.json",
+			args: route("openai", "https://api.openai.com/v1", "gpt-5.1", "--api-mode", "responses", "--session", responsesSession)},
+		{reason: "Responses, another family: the turn without its reasoning item, the call without its id", golden: "shape-responses-foreign.json",
+			args: route("azure", "https://demo-resource.openai.azure.com/openai/v1", "gpt-5.1", "--api-mode", "responses", "--session", responsesSession)},
+		{reason: "Responses from a chat session: no reasoning item is ever made up", golden: "shape-responses-chat-session.json",
+			args: route("openai", "https://api.openai.com/v1", "gpt-5.1", "--api-mode", "responses", "--session", sampleSession)},
 		{reason: "session from standard input, streaming request, glm flags", golden: "shape-glm-stream.json",
 			args: route("zai", "https://api.z.ai/api/paas/v4", "glm-5.3", "--stream"), stdin: string(stdin)},
 	})

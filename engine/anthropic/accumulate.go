@@ -226,17 +226,6 @@ func turn(blocks []*block) (engine.Message, error) {
 			})
 		}
 	}
-	switch {
-	case len(texts) > 0:
-		text := strings.Join(texts, "\n")
-		m.Content = json.RawMessage(engine.AppendQuoted(make([]byte, 0, len(text)+16), text))
-	case len(m.ToolCalls) > 0:
-		m.Content = json.RawMessage("null")
-	default:
-		m.Content = json.RawMessage(`""`)
-	}
-	if len(thoughts) > 0 {
-		m.ReasoningContent = engine.Str(strings.Join(thoughts, "\n\n"))
-	}
+	engine.SetStandardView(&m, texts, thoughts)
 	return m, nil
 }

@@ -11,17 +11,19 @@ import (
 	"github.com/replaycheck/replaycheck/engine/bedrock"
 	"github.com/replaycheck/replaycheck/engine/chat"
 	"github.com/replaycheck/replaycheck/engine/gemini"
+	"github.com/replaycheck/replaycheck/engine/responses"
 )
 
 // all is the explicit list of dialects, built for a route table: the
 // native dialects read their route data (matrix.yaml `anthropic:`,
-// `bedrock_converse:`) from it.
+// `bedrock_converse:`, `responses:`) from it.
 func all(t *engine.Table) []engine.Dialect {
 	return []engine.Dialect{
 		chat.Dialect{},
 		anthropic.Dialect{Table: t},
 		bedrock.Dialect{Table: t},
 		gemini.Dialect{},
+		responses.Dialect{Table: t},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/anthropic"
 	"github.com/replaycheck/replaycheck/engine/dialects"
+	"github.com/replaycheck/replaycheck/engine/responses"
 	"github.com/replaycheck/replaycheck/matrix"
 )
 
@@ -14,7 +15,7 @@ func TestEveryNativeModeHasADialect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []engine.APIMode{engine.ModeChat, engine.ModeAnthropic, engine.ModeBedrockConverse, engine.ModeGemini} {
+	for _, m := range []engine.APIMode{engine.ModeChat, engine.ModeAnthropic, engine.ModeBedrockConverse, engine.ModeGemini, engine.ModeResponses} {
 		d, err := dialects.For(m, &f.Table)
 		if err != nil || d.Mode() != m {
 			t.Errorf("api mode %s: %v", m, err)
@@ -26,5 +27,12 @@ func TestEveryNativeModeHasADialect(t *testing.T) {
 	d, _ := dialects.For(engine.ModeAnthropic, &f.Table)
 	if a, ok := d.(anthropic.Dialect); !ok || a.Table != &f.Table {
 		t.Error("the Anthropic dialect must read its route data from the table it was given")
+	}
+	d, _ = dialects.For(engine.ModeResponses, &f.Table)
+	if r, ok := d.(responses.Dialect); !ok || r.Table != &f.Table || r.Issuer != nil {
+		t.Error("the Responses dialect must read its families from the table it was given, and capture for no route until bound")
+	}
+	if got := dialects.Modes(); len(got) != 5 || got[4] != engine.ModeResponses {
+		t.Errorf("modes %v: want every api mode, responses last", got)
 	}
 }

@@ -4,12 +4,14 @@
 package enginetest
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"runtime"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/engine/store"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/tidwall/gjson"
 )
@@ -61,4 +63,30 @@ func HeldOpaque(s *engine.Session, paths ...string) map[string]bool {
 		}
 	}
 	return held
+}
+
+// Resume stores s in a new session store file, closes it, opens it again
+// and loads the session back: resume as the agent does it.
+func Resume(tb testing.TB, s *engine.Session) *engine.Session {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "sessions.db")
+	st, err := store.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := st.Create(context.Background(), s); err != nil {
+		tb.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	if st, err = store.Open(path); err != nil {
+		tb.Fatal(err)
+	}
+	defer st.Close()
+	out, err := st.Load(context.Background(), s.ID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
 }

@@ -82,7 +82,7 @@ func (c *Cache[T]) Match(data []byte) (tag T, piece Piece, ok bool) {
 		if n < 0 || len(body)-n < len(l.after) || string(body[n:n+len(l.after)]) != l.after {
 			continue
 		}
-		if end := body[n+len(l.after):]; !l.end.sameButNumbers(end) {
+		if end := body[n+len(l.after):]; !l.end.sameButValues(end) {
 			if !jsonscan.ObjectRest(end, c.reads) {
 				continue
 			}

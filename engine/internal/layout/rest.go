@@ -7,28 +7,33 @@ import (
 )
 
 // The varying end of a stream's events is mostly the same bytes with other
-// numbers: usage counts grow on every chunk. Validating it from scratch on
-// every event would cost more than the rest of the capture, so each layout
-// keeps the last end it validated, with where its numbers are, and an end
-// that differs from it only in the digits of those numbers is known to be
+// values: usage counts grow on every chunk, sequence numbers count up, and
+// some providers pad every delta with a random string (OpenAI's
+// "obfuscation"). Validating it from scratch on every event would cost more
+// than the rest of the capture, so each layout keeps the last end it
+// validated, with where its numbers and string values are, and an end that
+// differs from it only in those values (never in a key) is known to be
 // valid with the same keys.
 
-// A rest is a validated varying end and the digit runs of its numbers.
+// A rest is a validated varying end and the runs of its values.
 type rest struct {
 	bytes []byte
 	runs  []digitRun
 }
 
-// A digitRun is a run of digits of a number in a rest.
+// A digitRun is a run of digits of a number in a rest, or the body of a
+// string value.
 type digitRun struct {
 	start, end int
 	// integer is set for the integer part of a number, where a leading
 	// zero is only valid alone.
 	integer bool
+	// text is set for the body of a string value (between its quotes).
+	text bool
 }
 
 // set makes r the validated end b, which must be valid (see
-// jsonscan.ObjectRest), finding its numbers outside strings.
+// jsonscan.ObjectRest), finding its numbers and string values.
 func (r *rest) set(b []byte) {
 	r.bytes = append(r.bytes[:0], b...)
 	r.runs = r.runs[:0]
@@ -36,6 +41,9 @@ func (r *rest) set(b []byte) {
 		switch c := b[i]; {
 		case c == '"':
 			n, _ := jsonscan.StringEnd(b[i+1:])
+			if !isKey(b, i+n+2) {
+				r.runs = append(r.runs, digitRun{start: i + 1, end: i + 1 + n, text: true})
+			}
 			i += n + 2
 		case c == '-' || c >= '0' && c <= '9':
 			i = r.number(b, i)
@@ -43,6 +51,21 @@ func (r *rest) set(b []byte) {
 			i++
 		}
 	}
+}
+
+// isKey reports whether the string ending before b[i] is a key: a colon
+// follows it.
+func isKey(b []byte, i int) bool {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ':':
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // number records the digit runs of the valid number at b[i] and returns
@@ -57,7 +80,7 @@ func (r *rest) number(b []byte, i int) int {
 		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
 			j++
 		}
-		r.runs = append(r.runs, digitRun{i, j, integer})
+		r.runs = append(r.runs, digitRun{start: i, end: j, integer: integer})
 		integer = false
 		// A fraction or an exponent (with its sign) follows, or the
 		// number ends.
@@ -75,9 +98,10 @@ func (r *rest) number(b []byte, i int) int {
 	}
 }
 
-// sameButNumbers reports whether b is r's end with other digits in its
-// numbers: then b is valid too, with the same keys.
-func (r *rest) sameButNumbers(b []byte) bool {
+// sameButValues reports whether b is r's end with other digits in its
+// numbers and other bodies in its string values: then b is valid too, with
+// the same keys.
+func (r *rest) sameButValues(b []byte) bool {
 	i, j := 0, 0 // in r.bytes, in b
 	for _, run := range r.runs {
 		n := run.start - i
@@ -85,6 +109,16 @@ func (r *rest) sameButNumbers(b []byte) bool {
 			return false
 		}
 		j += n
+		if run.text {
+			// A valid string body up to its closing quote, which the
+			// next literal bytes start with.
+			k, _ := jsonscan.StringEnd(b[j:])
+			if k < 0 {
+				return false
+			}
+			i, j = run.end, j+k
+			continue
+		}
 		k := j
 		for k < len(b) && b[k] >= '0' && b[k] <= '9' {
 			k++

@@ -1,0 +1,47 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+func TestIsCompact(t *testing.T) {
+	for _, tc := range []struct {
+		reason, s string
+		want      bool
+	}{
+		{"compact object", `{"a":[1,true,null],"b":{"c":"d"}}`, true},
+		{"spaces inside strings are content", `{"a":"x y\n\t z","b":"\" spaced \\"}`, true},
+		{"a space after a colon", `{"a": 1}`, false},
+		{"a newline between members", "{\"a\":1,\n\"b\":2}", false},
+		{"a trailing newline", "[1]\n", false},
+		{"an escaped quote does not end the string", `["\\\" ",1]`, true},
+		{"an escaped backslash does end it", `["\\" ,1]`, false},
+		{"an unterminated string is not compact text", `{"a":"x`, false},
+		{"empty", ``, true},
+	} {
+		if got := IsCompact(tc.s); got != tc.want {
+			t.Errorf("%s: IsCompact(%q) = %v, want %v", tc.reason, tc.s, got, tc.want)
+		}
+	}
+}
+
+// FuzzIsCompact checks IsCompact against encoding/json on valid JSON.
+func FuzzIsCompact(f *testing.F) {
+	for _, s := range []string{`{"a": "b c"}`, `[1,2]`, "{\"a\":\n1}", `"\u00e9 \" "`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			t.Fatal(err)
+		}
+		if want := bytes.Equal(buf.Bytes(), b); IsCompact(b) != want {
+			t.Fatalf("IsCompact(%q) = %v, compacting changes it: %v", b, !want, !want)
+		}
+	})
+}
