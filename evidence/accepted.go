@@ -52,9 +52,9 @@ func buildIndex(mode engine.APIMode, xs []*exchange) *acceptIndex {
 		if !x.ok() || x.responseOnly() {
 			continue
 		}
-		for _, m := range w.messages([]byte(x.it.Request.Body)) {
-			if w.isAssistant(m) {
-				a.index(nil, m, x.id())
+		for _, t := range w.turns([]byte(x.it.Request.Body)) {
+			if t.assistant {
+				a.index(nil, t.v, x.id())
 			}
 		}
 	}

@@ -28,6 +28,9 @@ func captureCheck(dia engine.Dialect, mode engine.APIMode, x *exchange) (report.
 	if dia == nil {
 		return report.Check{Verdict: report.VerdictNotChecked, Detail: "no dialect for api mode " + string(mode)}, capture{}
 	}
+	if b, ok := dia.(engine.RouteBinder); ok {
+		dia = b.ForRoute(x.engineRoute()) // the stored turn names the route that issued it
+	}
 	body := []byte(x.it.Response.Body)
 	var msg engine.Message
 	var err error

@@ -87,6 +87,20 @@ func TestAnswerCarriers(t *testing.T) {
 			[]carrier{{"parts: thought text", "t", false}, {"parts: functionCall 0 (f) thoughtSignature", "YQ==", true}, {"parts: text thoughtSignature (latest)", "Yg==", true}}, "Gemini call and text signatures"},
 		{engine.ModeBedrockConverse, `{"output":{"message":{"content":[{"reasoningContent":{"redactedContent":"cmVk"}}]}}}`, false,
 			[]carrier{{"output.message.content.0.reasoningContent.redactedContent", "cmVk", true}}, "Converse whole"},
+		{engine.ModeResponses, `{"output":[{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"s"}],"encrypted_content":"gAAAAenc"},{"type":"function_call","call_id":"c"}]}`, false,
+			[]carrier{{"output.0.encrypted_content", "gAAAAenc", true}, {"output.0.summary.0.text", "s", false}}, "Responses whole: a reasoning item's encrypted content and summary"},
+		{engine.ModeResponses, "event: response.reasoning_summary_text.delta\ndata: {\"type\":\"response.reasoning_summary_text.delta\",\"output_index\":0,\"summary_index\":0,\"delta\":\"par\"}\n\n" +
+			"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"type\":\"reasoning\",\"summary\":[{\"text\":\"part\"}],\"encrypted_content\":\"gAAAA1\"}}\n\n" +
+			"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"output\":[{\"type\":\"reasoning\",\"summary\":[{\"text\":\"part\"}],\"content\":[{\"type\":\"reasoning_text\",\"text\":\"r\"}],\"signature\":\"c2ln\"}]}}\n\n", true,
+			[]carrier{{"stream: response.completed output.0.signature", "c2ln", true}, {"stream: response.completed output.0.summary.0.text", "part", false}, {"stream: response.completed output.0.content.0.text", "r", false}},
+			"Responses stream: the completed response is the whole answer"},
+		{engine.ModeResponses, "data: {\"type\":\"response.output_item.done\",\"output_index\":1,\"item\":{\"type\":\"reasoning\",\"encrypted_content\":\"gAAAA2\"}}\n\n" +
+			"data: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"type\":\"reasoning\",\"encrypted_content\":\"gAAAA1\"}}\n\n", true,
+			[]carrier{{"stream: output_item.done output 0.encrypted_content", "gAAAA1", true}, {"stream: output_item.done output 1.encrypted_content", "gAAAA2", true}},
+			"Responses stream without response.completed: finished items by output index"},
+		{engine.ModeResponses, "data: {\"type\":\"response.reasoning_summary_text.delta\",\"output_index\":0,\"summary_index\":0,\"delta\":\"a\"}\n\n" +
+			"data: {\"type\":\"response.reasoning_summary_text.delta\",\"output_index\":0,\"summary_index\":0,\"delta\":\"b\"}\n\n", true,
+			[]carrier{{"stream: output 0 summary 0 text", "ab", false}}, "Responses stream of deltas only: texts concatenate per item and part"},
 	}
 	for _, tc := range tests {
 		got, err := answerCarriers(tc.mode, []byte(tc.body), tc.stream)

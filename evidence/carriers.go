@@ -60,6 +60,9 @@ func answerCarriers(mode engine.APIMode, body []byte, stream bool) ([]carrier, e
 				docs = append(docs, gjson.Parse(d))
 			}
 		}
+		if mode == engine.ModeResponses {
+			return responsesStreamCarriers(docs), nil
+		}
 		return streamCarriers(mode, docs), nil
 	}
 	if !gjson.ValidBytes(body) {
@@ -103,6 +106,78 @@ func wholeCarriers(mode engine.APIMode, doc gjson.Result) []carrier {
 		})
 	case engine.ModeGemini:
 		return streamCarriers(mode, []gjson.Result{doc})
+	case engine.ModeResponses:
+		doc.Get("output").ForEach(func(i, item gjson.Result) bool {
+			responsesItemCarriers("output."+i.String(), item, add)
+			return true
+		})
+	}
+	return out
+}
+
+// responsesItemCarriers reads one Responses output item: a reasoning
+// item's encrypted_content and signature (opaque), its summary texts and
+// reasoning texts (readable).
+func responsesItemCarriers(path string, item gjson.Result, add func(string, gjson.Result, bool)) {
+	if item.Get("type").Str != "reasoning" {
+		return
+	}
+	add(path+".encrypted_content", item.Get("encrypted_content"), true)
+	add(path+".signature", item.Get("signature"), true)
+	for _, list := range []string{"summary", "content"} {
+		item.Get(list).ForEach(func(j, part gjson.Result) bool {
+			add(path+"."+list+"."+j.String()+".text", part.Get("text"), false)
+			return true
+		})
+	}
+}
+
+// responsesStreamCarriers reads a Responses event stream: the output of
+// the final response.completed event when there is one (it is the whole
+// answer), else each response.output_item.done item by output index, else
+// the summary and reasoning text deltas concatenated per item and part.
+func responsesStreamCarriers(docs []gjson.Result) []carrier {
+	var out []carrier
+	add := func(path string, v gjson.Result, opaque bool) {
+		if v.Type == gjson.String && v.Str != "" {
+			out = append(out, carrier{"stream: " + path, v.Str, opaque})
+		}
+	}
+	for i := len(docs) - 1; i >= 0; i-- {
+		if docs[i].Get("type").Str == "response.completed" {
+			docs[i].Get("response.output").ForEach(func(j, item gjson.Result) bool {
+				responsesItemCarriers("response.completed output."+j.String(), item, add)
+				return true
+			})
+			return out
+		}
+	}
+	done := map[int64]gjson.Result{}
+	var order []int64
+	a := newAcc()
+	for _, d := range docs {
+		switch d.Get("type").Str {
+		case "response.output_item.done":
+			idx := d.Get("output_index").Int()
+			if _, seen := done[idx]; !seen {
+				order = append(order, idx)
+			}
+			done[idx] = d.Get("item")
+		case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
+			part := "summary_index"
+			if d.Get("type").Str == "response.reasoning_text.delta" {
+				part = "content_index"
+			}
+			key := d.Get("output_index").String() + "." + part + "." + d.Get(part).String()
+			a.addText(key, "stream: output "+d.Get("output_index").String()+" "+strings.TrimSuffix(part, "_index")+" "+d.Get(part).String()+" text", d.Get("delta").Str)
+		}
+	}
+	if len(order) == 0 {
+		return a.carriers()
+	}
+	slices.Sort(order)
+	for _, idx := range order {
+		responsesItemCarriers("output_item.done output "+strconv.FormatInt(idx, 10), done[idx], add)
 	}
 	return out
 }

@@ -72,12 +72,18 @@ func fidelityCheck(p *providers.Profile, x *exchange) report.Check {
 		c.Verdict, c.Detail = report.VerdictAgree, fmt.Sprintf("%d as recorded", got)
 	case got == want && sameWording(recMsg, simMsg):
 		c.Verdict, c.Detail = report.VerdictAgree, fmt.Sprintf("%d as recorded, with the same wording (%s)", got, ruleText)
+	case got >= 400 && isSignatureRule(p, rule):
+		// The simulator cannot verify the real provider's signatures, so its
+		// signature rule fires first and hides what it would say next.
+		recorded := fmt.Sprintf("recorded %d", want)
+		if want >= 400 {
+			recorded += fmt.Sprintf(" (%q)", shorten(recMsg))
+		}
+		c.Verdict = report.VerdictUnverifiable
+		c.Detail = fmt.Sprintf("%s; the simulator refused with %s (%d): it verifies only the signatures it issued, and the request carries the real provider's", recorded, ruleText, got)
 	case got == want:
 		c.Verdict = report.VerdictDisagree
 		c.Detail = fmt.Sprintf("%d as recorded, but the wording differs (%s): recorded %q, simulated %q", got, ruleText, shorten(recMsg), shorten(simMsg))
-	case want < 400 && got >= 400 && isSignatureRule(p, rule):
-		c.Verdict = report.VerdictUnverifiable
-		c.Detail = fmt.Sprintf("recorded %d; the simulator refused with %s (%d): it verifies only the signatures it issued, and the request carries the real provider's", want, ruleText, got)
 	case want >= 400:
 		c.Verdict = report.VerdictDisagree
 		c.Detail = fmt.Sprintf("recorded %d (%q); the simulator answered %d: %s", want, shorten(recMsg), got, ruleText)

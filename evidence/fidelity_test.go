@@ -31,6 +31,9 @@ func TestFidelityCheck(t *testing.T) {
 		{"deepseek", deepseekURL, dsTurn1, 422, `{"detail":[{"msg":"no"}]}`, report.VerdictDisagree, "", `recorded 422 ("no"); the simulator answered 200: no rule of profile deepseek fires`, "a refusal no rule predicts"},
 		{"bedrock-converse", "https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-opus-4-6-v1%3A0/converse", converse, 200, `{}`,
 			report.VerdictUnverifiable, "reasoning-signature-invalid", "it verifies only the signatures it issued", "a real signature cannot pass the simulator's check"},
+		{"bedrock-converse", "https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-opus-4-6-v1%3A0/converse", converse, 400, `{"message":"The model returned an error for another reason."}`,
+			report.VerdictUnverifiable, "reasoning-signature-invalid", `recorded 400 ("The model returned an error for another reason."); the simulator refused with rule reasoning-signature-invalid`,
+			"a real refusal for another reason is hidden by the signature the simulator cannot verify: unverifiable, not a disagreement"},
 		{"deepseek", deepseekURL, "", 200, dsAnswer1, report.VerdictNotChecked, "", "the fixture recorded the answer only", "no request"},
 		{"no-such", deepseekURL, dsTurn1, 200, dsAnswer1, report.VerdictNotChecked, "", "the target names no provider profile", "no profile"},
 	}

@@ -39,20 +39,21 @@ func (r *reproduction) check(k int) report.Check {
 	}
 	w, ok := wireOf(r.mode)
 	if !ok {
-		return notChecked("the evidence checks do not read api mode %s requests yet", r.mode)
+		return notChecked("the evidence checks do not read api mode %s requests", r.mode)
 	}
 	body := []byte(x.it.Request.Body)
 	if !gjson.ValidBytes(body) {
 		return notChecked("the recorded request body is not JSON")
 	}
-	msgs := w.messages(body)
+	msgs := w.turns(body)
 	var hist []engine.Message
-	var positions []int // every assistant turn's position, in order
+	var positions []int // every assistant turn's index in msgs, in order
 	var compared []bool // whether positions[i] is compared (not client-written)
 	var turns []capture
 	var written []string // client-written turns kept as sent
-	for p, m := range msgs {
-		if !w.isAssistant(m) {
+	for n, t := range msgs {
+		m, p := t.v, t.at
+		if !t.assistant {
 			more, err := w.history(m, hist)
 			if err != nil {
 				return notChecked("%s.%d: %v", w.list, p, err)
@@ -70,7 +71,7 @@ func (r *reproduction) check(k int) report.Check {
 			}
 			hist = append(hist, more...)
 			written = append(written, fmt.Sprintf("%s.%d", w.list, p))
-			positions, compared = append(positions, p), append(compared, false)
+			positions, compared = append(positions, n), append(compared, false)
 			continue
 		}
 		if j < 0 {
@@ -79,8 +80,14 @@ func (r *reproduction) check(k int) report.Check {
 		if r.captured[j].msg == nil {
 			return notChecked("the assistant turn at %s.%d answers interaction %d, whose answer could not be captured", w.list, p, j)
 		}
+		if !holdsAnswer(m, *r.captured[j].msg) {
+			// The client rewrote the answer (a test that edits its history):
+			// the provider never answered this turn, so it is not the
+			// engine's to reproduce.
+			return notChecked("the assistant turn at %s.%d does not hold the text interaction %d answered: the client rewrote that history", w.list, p, j)
+		}
 		hist = append(hist, *r.captured[j].msg)
-		positions, compared = append(positions, p), append(compared, true)
+		positions, compared = append(positions, n), append(compared, true)
 		turns = append(turns, r.captured[j])
 	}
 	switch {
@@ -96,20 +103,20 @@ func (r *reproduction) check(k int) report.Check {
 		return report.Check{Verdict: report.VerdictFail, Detail: "the engine could not shape the request: " + err.Error()}
 	}
 	var eng []gjson.Result
-	for _, m := range w.messages(shaped) {
-		if w.isAssistant(m) {
-			eng = append(eng, m)
+	for _, t := range w.turns(shaped) {
+		if t.assistant {
+			eng = append(eng, t.v)
 		}
 	}
 	var findings []report.Finding
 	same := 0
 	opaque := false
-	for i, p := range positions {
+	for i, n := range positions {
 		if !compared[i] {
 			continue
 		}
-		c := &comparer{base: w.list + "." + strconv.Itoa(p), accepted: r.accepted}
-		rec := msgs[p]
+		c := &comparer{base: w.list + "." + strconv.Itoa(msgs[n].at), accepted: r.accepted}
+		rec := msgs[n].v
 		if i < len(eng) {
 			c.value(nil, rec, eng[i])
 		} else {
@@ -262,4 +269,40 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// holdsAnswer reports whether a recorded assistant turn holds the text of
+// the answer it replays: every string under a text or content key of the
+// turn, joined, contains the answer's text (a client may add to it, as
+// reasoning inlined in <think> tags, but not replace it). An answer
+// without text proves nothing either way.
+func holdsAnswer(turn gjson.Result, answer engine.Message) bool {
+	want := strings.TrimSpace(textOf(gjson.ParseBytes(answer.Content), "content"))
+	if want == "" {
+		return true
+	}
+	return strings.Contains(textOf(turn, ""), want)
+}
+
+// textOf joins the strings of v that sit under a "text" or "content" key
+// (key is the key v sits under).
+func textOf(v gjson.Result, key string) string {
+	switch {
+	case v.Type == gjson.String:
+		if key == "text" || key == "content" {
+			return v.Str
+		}
+	case v.IsObject() || v.IsArray():
+		var b strings.Builder
+		v.ForEach(func(k, c gjson.Result) bool {
+			ck := k.Str
+			if v.IsArray() {
+				ck = key
+			}
+			b.WriteString(textOf(c, ck))
+			return true
+		})
+		return b.String()
+	}
+	return ""
 }

@@ -3,6 +3,7 @@ package evidence
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/tidwall/gjson"
@@ -23,17 +24,69 @@ func wireOf(mode engine.APIMode) (wireFormat, bool) {
 		return wireFormat{mode, "messages", "assistant"}, true
 	case engine.ModeGemini:
 		return wireFormat{mode, "contents", "model"}, true
+	case engine.ModeResponses:
+		return wireFormat{mode, "input", "assistant"}, true
 	}
 	return wireFormat{}, false
 }
 
-// messages returns the request body's conversation list.
+// messages returns the request body's conversation list: its elements (a
+// Responses input given as one string is one element).
 func (w wireFormat) messages(body []byte) []gjson.Result {
 	return gjson.GetBytes(body, w.list).Array()
 }
 
-// isAssistant reports whether a wire message is one of the model's turns.
-func (w wireFormat) isAssistant(m gjson.Result) bool { return m.Get("role").Str == w.assistant }
+// A wireTurn is one turn of a request's conversation: a message, or, on
+// the Responses api, the run of output items one response put there
+// (reasoning, function calls, the assistant message) as a JSON array. at
+// is the index of its first element in the list.
+type wireTurn struct {
+	at        int
+	v         gjson.Result
+	assistant bool
+}
+
+// turns splits the request body's conversation into turns.
+func (w wireFormat) turns(body []byte) []wireTurn {
+	var out []wireTurn
+	elems := w.messages(body)
+	for i := 0; i < len(elems); i++ {
+		if w.mode != engine.ModeResponses {
+			out = append(out, wireTurn{i, elems[i], elems[i].Get("role").Str == w.assistant})
+			continue
+		}
+		if !isOutputItem(elems[i]) {
+			out = append(out, wireTurn{i, elems[i], false})
+			continue
+		}
+		j := i
+		for j < len(elems) && isOutputItem(elems[j]) {
+			j++
+		}
+		raw := make([]string, 0, j-i)
+		for _, e := range elems[i:j] {
+			raw = append(raw, e.Raw)
+		}
+		out = append(out, wireTurn{i, gjson.Parse("[" + joinRaw(raw) + "]"), true})
+		i = j - 1
+	}
+	return out
+}
+
+// isOutputItem reports whether a Responses input item is one the model
+// produced (reasoning, a function call, an assistant message, a built-in
+// tool call), not one the client wrote (a user, system or developer
+// message, a function call's output, a bare string).
+func isOutputItem(item gjson.Result) bool {
+	if !item.IsObject() {
+		return false
+	}
+	switch item.Get("role").Str {
+	case "user", "system", "developer":
+		return false
+	}
+	return !strings.HasSuffix(item.Get("type").Str, "_output")
+}
 
 // history turns one non-assistant wire message into stored messages, the
 // way the dialects shape them back: a chat message as it is; a native
@@ -43,6 +96,9 @@ func (w wireFormat) isAssistant(m gjson.Result) bool { return m.Get("role").Str 
 // Gemini responses whose id names no call of hist — the recording client
 // may number calls itself — by name to the latest unanswered call).
 func (w wireFormat) history(m gjson.Result, hist []engine.Message) ([]engine.Message, error) {
+	if w.mode == engine.ModeResponses {
+		return responsesHistory(m)
+	}
 	if w.mode == engine.ModeChat {
 		var msg engine.Message
 		if err := json.Unmarshal([]byte(m.Raw), &msg); err != nil {
@@ -139,4 +195,24 @@ func joinRaw(parts []string) string {
 		b = append(b, p...)
 	}
 	return string(b)
+}
+
+// responsesHistory turns one client-written Responses input item into a
+// stored message, the way the Responses dialect shapes it back: a bare
+// string or a message item as a message of its role with its content, a
+// function_call_output as the tool message answering its call.
+func responsesHistory(item gjson.Result) ([]engine.Message, error) {
+	switch {
+	case item.Type == gjson.String:
+		return []engine.Message{{Role: "user", Content: json.RawMessage(item.Raw)}}, nil
+	case item.Get("type").Str == "function_call_output":
+		out := item.Get("output")
+		if !out.Exists() {
+			return nil, fmt.Errorf("a function_call_output with no output")
+		}
+		return []engine.Message{{Role: "tool", ToolCallID: item.Get("call_id").Str, Content: json.RawMessage(out.Raw)}}, nil
+	case item.Get("role").Exists():
+		return []engine.Message{{Role: item.Get("role").Str, Content: json.RawMessage(item.Get("content").Raw)}}, nil
+	}
+	return nil, fmt.Errorf("an input item of type %q the evidence checks do not read", item.Get("type").Str)
 }
