@@ -38,11 +38,11 @@ func (in Inputs) table() *engine.Table {
 // the exchanges sorted by cassette and interaction, the fidelity per
 // profile sorted by name.
 func Run(in Inputs) (*report.Evidence, error) {
-	cs, err := Load(in.Dir, in.Matrix, in.Targets)
+	cs, unreadable, err := Load(in.Dir, in.Matrix, in.Targets)
 	if err != nil {
 		return nil, err
 	}
-	ev := &report.Evidence{Targets: []report.EvidenceTarget{}, Exchanges: []report.EvidenceExchange{}, Profiles: []report.ProfileFidelity{}}
+	ev := &report.Evidence{Targets: []report.EvidenceTarget{}, Exchanges: []report.EvidenceExchange{}, Profiles: []report.ProfileFidelity{}, Unreadable: unreadable}
 	byTarget := map[string][]*exchange{}
 	perCassette := make([][]*exchange, len(cs))
 	for i := range cs {

@@ -1,6 +1,8 @@
 package evidence
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -104,7 +106,8 @@ func TestChecks(t *testing.T) {
 	}
 }
 
-// TestLoadErrors refuses what does not belong under recorded/.
+// TestLoadErrors lists what does not belong under recorded/ as unreadable,
+// naming the file, and still reads the rest.
 func TestLoadErrors(t *testing.T) {
 	mf, _ := repo(t)
 	dir := t.TempDir()
@@ -116,16 +119,29 @@ func TestLoadErrors(t *testing.T) {
 	if err := harness.Write(harness.RecordedPath(dir, "kimi", "moved"), f); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Load(dir, mf, nil)
-	if err == nil || !strings.Contains(err.Error(), "kimi/recorded/moved.yaml: provenance names target deepseek, but the file sits under kimi") {
-		t.Errorf("a cassette under another target: %v", err)
+	cs, bad, err := Load(dir, mf, nil)
+	if err != nil || len(cs) != 1 || cs[0].Name != "cassettes/deepseek/recorded/ok.yaml" || len(bad) != 1 ||
+		!strings.Contains(bad[0].Detail, "kimi/recorded/moved.yaml: provenance names target deepseek, but the file sits under kimi") {
+		t.Errorf("a cassette under another target: %+v %+v %v", cs, bad, err)
 	}
 	dir = t.TempDir()
 	sim := &harness.File{Version: 2, Provenance: harness.Provenance{Kind: harness.Simulated, Target: "deepseek", Scenario: "carriers", Profile: "deepseek", ProfileVersion: 1}}
 	if err := harness.Write(harness.RecordedPath(dir, "deepseek", "sim"), sim); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(dir, mf, nil); err == nil || !strings.Contains(err.Error(), "deepseek/recorded/sim.yaml: not imported evidence") {
-		t.Errorf("a scenario cassette under recorded/: %v", err)
+	if _, bad, err := Load(dir, mf, nil); err != nil || len(bad) != 1 || !strings.Contains(bad[0].Detail, "deepseek/recorded/sim.yaml: not imported evidence") {
+		t.Errorf("a scenario cassette under recorded/: %+v %v", bad, err)
+	}
+	cut := filepath.Join(dir, "deepseek", "recorded", "cut.yaml")
+	if err := os.WriteFile(cut, []byte("version: 2\ninteractions:\n  - id: 0\n    request: {method: POST, url"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev, err := Run(Inputs{Matrix: mf, Dir: dir, Targets: []string{"deepseek"}})
+	if err != nil || len(ev.Unreadable) != 2 || ev.Unreadable[0].Cassette != filepath.ToSlash(cut) ||
+		!strings.Contains(ev.Unreadable[0].Detail, "(the file ends mid-line: truncated?)") {
+		t.Errorf("the section lists unreadable cassettes sorted by path, each naming its file and position: %+v %v", ev, err)
+	}
+	if !strings.Contains(ev.Summary(), "(2 more imported cassettes could not be read)") {
+		t.Errorf("summary %q must count the unreadable cassettes", ev.Summary())
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/suites/harness"
 )
 
@@ -21,32 +23,45 @@ type Cassette struct {
 // Load reads the imported cassettes of the given targets (every target of
 // mf when ids is nil) from dir/<target>/recorded/*.yaml, in target then
 // file-name order. A cassette that does not parse, is not imported
-// evidence, or names another target is an error naming the file.
-func Load(dir string, mf *matrix.File, ids []string) ([]Cassette, error) {
+// evidence, or names another target is left out and listed as
+// unreadable, its error naming the file; the others are still read.
+func Load(dir string, mf *matrix.File, ids []string) ([]Cassette, []report.UnreadableCassette, error) {
 	var out []Cassette
+	var bad []report.UnreadableCassette
 	for _, t := range mf.Targets {
 		if ids != nil && !slices.Contains(ids, t.ID) {
 			continue
 		}
 		files, err := filepath.Glob(filepath.Join(dir, t.ID, harness.RecordedDir, "*.yaml"))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		slices.Sort(files)
 		for _, path := range files {
-			f, err := harness.Read(path)
+			f, err := readImported(path, t.ID)
 			if err != nil {
-				return nil, err
-			}
-			switch p := f.Provenance; {
-			case !p.Imported():
-				return nil, fmt.Errorf("%s: not imported evidence (no provenance source): only `replaycheck import` writes to %s/", path, harness.RecordedDir)
-			case p.Target != t.ID:
-				return nil, fmt.Errorf("%s: provenance names target %s, but the file sits under %s", path, p.Target, t.ID)
+				bad = append(bad, report.UnreadableCassette{Cassette: filepath.ToSlash(path), Detail: err.Error()})
+				continue
 			}
 			name := filepath.ToSlash(filepath.Join("cassettes", t.ID, harness.RecordedDir, filepath.Base(path)))
 			out = append(out, Cassette{Name: name, Target: t, File: f})
 		}
 	}
-	return out, nil
+	slices.SortFunc(bad, func(a, b report.UnreadableCassette) int { return strings.Compare(a.Cassette, b.Cassette) })
+	return out, bad, nil
+}
+
+// readImported reads one imported cassette of target id.
+func readImported(path, id string) (*harness.File, error) {
+	f, err := harness.Read(path)
+	if err != nil {
+		return nil, err
+	}
+	switch p := f.Provenance; {
+	case !p.Imported():
+		return nil, fmt.Errorf("%s: not imported evidence (no provenance source): only `replaycheck import` writes to %s/", path, harness.RecordedDir)
+	case p.Target != id:
+		return nil, fmt.Errorf("%s: provenance names target %s, but the file sits under %s", path, p.Target, id)
+	}
+	return f, nil
 }

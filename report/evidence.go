@@ -16,6 +16,18 @@ type Evidence struct {
 	Targets   []EvidenceTarget   `json:"targets"`
 	Exchanges []EvidenceExchange `json:"exchanges"`
 	Profiles  []ProfileFidelity  `json:"profiles"`
+	// Unreadable lists the imported cassettes that could not be read, by
+	// path; their exchanges are not checked, and the run that meets them
+	// is incomplete (exit 3).
+	Unreadable []UnreadableCassette `json:"unreadable,omitempty"`
+}
+
+// An UnreadableCassette is an imported cassette that could not be read:
+// its path and the error, which names the file and the YAML line or
+// interaction index.
+type UnreadableCassette struct {
+	Cassette string `json:"cassette"`
+	Detail   string `json:"detail"`
 }
 
 // EvidenceTarget counts one target's imported cassettes and exchanges.
@@ -127,6 +139,9 @@ func (ev *Evidence) Summary() string {
 	}
 	head := fmt.Sprintf("%s in %s for %d of %s", plural(len(ev.Exchanges), "recorded exchange"),
 		plural(cassettes, "cassette"), withEvidence, plural(len(ev.Targets), "target"))
+	if n := len(ev.Unreadable); n > 0 {
+		head += fmt.Sprintf(" (%s could not be read)", plural(n, "more imported cassette"))
+	}
 	if len(ev.Exchanges) == 0 {
 		return head + ": no target has imported evidence (cassettes/<target>/recorded/ is empty)"
 	}
@@ -170,6 +185,7 @@ func (e EvidenceExchange) check(kind string) Check {
 //     or fail).
 //  4. Each profile's counts add up to its exchanges, and all profiles
 //     together count every exchange once.
+//  5. Each unreadable cassette names its path and error, sorted by path.
 func (ev *Evidence) validate(targets []string) error {
 	if len(ev.Targets) != len(targets) {
 		return fmt.Errorf("evidence.targets: %d rows, want one per target (%d)", len(ev.Targets), len(targets))
@@ -216,6 +232,15 @@ func (ev *Evidence) validate(targets []string) error {
 			return fmt.Errorf("%s.exchanges: %d, but %d exchanges name %s", p, t.Exchanges, exchanges[t.Target], t.Target)
 		case t.Cassettes != len(cassettes[t.Target]):
 			return fmt.Errorf("%s.cassettes: %d, but the exchanges of %s come from %d", p, t.Cassettes, t.Target, len(cassettes[t.Target]))
+		}
+	}
+	for i, u := range ev.Unreadable {
+		p := fmt.Sprintf("evidence.unreadable[%d]", i)
+		switch {
+		case u.Cassette == "" || u.Detail == "":
+			return fmt.Errorf("%s: an unreadable cassette needs its path and the error", p)
+		case i > 0 && ev.Unreadable[i-1].Cassette >= u.Cassette:
+			return fmt.Errorf("%s: %s comes after %s: unreadable cassettes are sorted by path, once each", p, u.Cassette, ev.Unreadable[i-1].Cassette)
 		}
 	}
 	total := 0

@@ -31,6 +31,8 @@ func WriteJSON(w io.Writer, m *Matrix) error {
 			Targets:   append([]EvidenceTarget{}, ev.Targets...),
 			Exchanges: append([]EvidenceExchange{}, ev.Exchanges...),
 			Profiles:  append([]ProfileFidelity{}, ev.Profiles...),
+			// Unreadable stays nil when empty: omitted, as it always was.
+			Unreadable: ev.Unreadable,
 		}
 	}
 	var buf bytes.Buffer

@@ -169,6 +169,12 @@ func writeMarkdownEvidence(b *bytes.Buffer, ev *Evidence) {
 	for _, t := range ev.Targets {
 		fmt.Fprintf(b, "| `%s` | %d | %d |\n", t.Target, t.Cassettes, t.Exchanges)
 	}
+	if len(ev.Unreadable) > 0 {
+		b.WriteString("\nImported cassettes that could not be read (their exchanges are not checked):\n\n")
+		for _, u := range ev.Unreadable {
+			fmt.Fprintf(b, "- `%s`: %s\n", u.Cassette, escapeMarkdown(paragraph(u.Detail)))
+		}
+	}
 	if len(ev.Exchanges) == 0 {
 		b.WriteString("\nNo recorded exchange to check.\n")
 		return

@@ -85,8 +85,9 @@ func sampleMatrix() *Matrix {
 
 // sampleEvidence is an evidence section written for this test: an imported
 // two-turn cassette for anthropic whose second turn the engine reproduces
-// with a finding, and a refused exchange for mistral the simulator does not
-// predict. No text here was recorded from a provider.
+// with a finding, a refused exchange for mistral the simulator does not
+// predict, and a deepseek cassette that could not be read. No text here
+// was recorded from a provider.
 func sampleEvidence() *Evidence {
 	return &Evidence{
 		Targets: []EvidenceTarget{
@@ -119,6 +120,8 @@ func sampleEvidence() *Evidence {
 			{Profile: "anthropic", Exchanges: 2, Agree: 1, Unverifiable: 1},
 			{Profile: "mistral", Exchanges: 1, Disagree: 1},
 		},
+		Unreadable: []UnreadableCassette{{Cassette: "cassettes/deepseek/recorded/cut.yaml",
+			Detail: "cassettes/deepseek/recorded/cut.yaml:4: interaction 0: request needs method and url (the file ends mid-line: truncated?) <& \"quoted\">"}},
 	}
 }
 

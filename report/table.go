@@ -86,6 +86,9 @@ func WriteTable(w io.Writer, m *Matrix, color bool) error {
 	b.WriteString("\n" + m.Summary() + "\n")
 	if ev := m.Evidence; ev != nil {
 		b.WriteString("\nrecorded evidence: " + ev.Summary() + "\n")
+		for _, u := range ev.Unreadable {
+			b.WriteString("unreadable: " + printable(paragraph(u.Detail)) + "\n")
+		}
 		for _, x := range ev.Exchanges {
 			fmt.Fprintf(&b, "%s: capture %s, reproduction %s, simulator %s\n", x.ID(), x.Capture.Verdict, x.Reproduction.Verdict, x.Simulator.Verdict)
 		}

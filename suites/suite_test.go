@@ -123,9 +123,8 @@ var _ = ReportAfterSuite("the route-by-route matrix", func(r Report) {
 			Fail(fmt.Sprintf("%s is set but only %d of %d cells ran: reports are written from the whole matrix", envReports, len(m.Cells), len(m.Targets)*len(m.Scenarios)))
 		}
 		Expect(report.WriteDir(dir, m)).To(Succeed())
-		return
-	}
-	if compareWithCommitted {
+	} else if compareWithCommitted {
 		Expect(compareCommitted(committedMatrix, m, complete)).To(Succeed())
 	}
+	Expect(m.Evidence.Unreadable).To(BeEmpty(), "imported cassettes that could not be read (the report lists them)")
 })

@@ -138,6 +138,9 @@ type badInput struct {
 	detail func(w *workspace) []string
 }
 
+// repoImporter holds the importer's fixtures in every foreign format.
+var repoImporter = filepath.Join("..", "..", "importer", "testdata")
+
 func TestBadInputCorpus(t *testing.T) {
 	before := committedDigest(t)
 	deepseekRun := func(extra ...string) func(*testing.T, *workspace) []string {
@@ -447,6 +450,49 @@ func TestBadInputCorpus(t *testing.T) {
 			code:   exitHarness,
 			stderr: func(w *workspace) []string { return []string{w.path("no-such-connector")} }},
 
+		// imported recordings (import) and imported cassettes (run --evidence)
+		{input: "import", reason: "a VCR.py cassette with a YAML syntax error names the interaction and the line; nothing is written",
+			args: func(t *testing.T, w *workspace) []string {
+				copyFile(t, filepath.Join(repoImporter, "vcrpy", "parsed-body.yaml"), w.path("bad.yaml"))
+				w.spoil(t, "bad.yaml", replace(t, "      model: claude-opus-4-6\n      stream: true", "      model: [claude-opus-4-6\n      stream: true"))
+				return []string{"import", "--matrix", w.matrix, "--out", w.out, "--source-repository", "me/x", "--source-path", "p", w.path("bad.yaml")}
+			},
+			code: exitHarness, stderr: func(w *workspace) []string { return []string{w.path("bad.yaml") + ": interaction 1: yaml: line"} }},
+		{input: "import", reason: "a gzip body that is not gzip names the interaction",
+			args: func(t *testing.T, w *workspace) []string {
+				copyFile(t, filepath.Join(repoImporter, "vcrpy", "plain-and-gzip.yaml"), w.path("gz.yaml"))
+				w.spoil(t, "gz.yaml", replace(t, "        H4sIAAAAAAAA/", "        H4sAAAAAAAAA/"))
+				return []string{"import", "--matrix", w.matrix, "--out", w.out, "--source-repository", "me/x", "--source-path", "p", w.path("gz.yaml")}
+			},
+			code: exitHarness, stderr: func(w *workspace) []string { return []string{w.path("gz.yaml") + ": interaction 1: response body: gzip: "} }},
+		{input: "import", reason: "bad base64 under !!binary names the interaction and the line",
+			args: func(t *testing.T, w *workspace) []string {
+				copyFile(t, filepath.Join(repoImporter, "vcrpy", "binary-eventstream.yaml"), w.path("b64.yaml"))
+				w.spoil(t, "b64.yaml", replace(t, "        YXBwbGljYXRpb24vanNvbg==", "        YXBwbGljYXRpb24vanNvbg=!"))
+				return []string{"import", "--matrix", w.matrix, "--out", w.out, "--source-repository", "me/x", "--source-path", "p", w.path("b64.yaml")}
+			},
+			code:   exitHarness,
+			stderr: func(w *workspace) []string { return []string{w.path("b64.yaml") + ": interaction 0: request: header content-type: line 9: !!binary: bad base64"} }},
+		{input: "import", reason: "an OpenRouter fixture line that is not JSON names the file, the interaction and the line",
+			args: func(t *testing.T, w *workspace) []string {
+				for _, f := range []string{"request.json", "response.jsonl", "response.meta.json"} {
+					copyFile(t, filepath.Join(repoImporter, "openrouter", "tool-turn", f), w.path(filepath.Join("fx", f)))
+				}
+				w.spoil(t, "fx/response.jsonl", replace(t, `{"delay_ms":3}`, `{"delay_ms":3`))
+				return []string{"import", "--matrix", w.matrix, "--out", w.out, "--source-repository", "me/x", "--source-path", "p", w.path("fx")}
+			},
+			code:   exitHarness,
+			stderr: func(w *workspace) []string { return []string{w.path("fx/response.jsonl") + ": interaction 0: line 2: not valid JSON"} }},
+		{input: "imported cassette", reason: "a cut imported cassette is listed in the evidence section; the matrix is still written and the run exits 3",
+			args: func(t *testing.T, w *workspace) []string {
+				w.write(t, "cassettes/deepseek/recorded/cut.yaml", []byte("version: 2\ninteractions:\n  - id: 0\n    request: {method: POST, url"))
+				return w.run("--target", "deepseek", "--evidence", w.cassettes)
+			},
+			code: exitHarness,
+			stderr: func(w *workspace) []string {
+				return []string{"1 imported cassette could not be read: the recorded-evidence section names it and why"}
+			}},
+
 		// gate bases
 		{input: "gate base", reason: "a malformed base table names its line",
 			args: func(t *testing.T, w *workspace) []string {
@@ -490,6 +536,20 @@ func TestBadInputCorpus(t *testing.T) {
 			}
 			if row.cell != "" {
 				checkErrorCell(t, w, row.cell, row.detail(w))
+			}
+			if row.input == "imported cassette" {
+				b, err := os.ReadFile(filepath.Join(w.out, "matrix.json"))
+				m, rerr := report.ReadJSON(bytes.NewReader(b))
+				cut := filepath.ToSlash(filepath.Join(w.cassettes, "deepseek", "recorded", "cut.yaml"))
+				if err != nil || rerr != nil || m.Evidence == nil || len(m.Evidence.Unreadable) != 1 || m.Evidence.Unreadable[0].Cassette != cut ||
+					!strings.Contains(m.Evidence.Unreadable[0].Detail, "(the file ends mid-line: truncated?)") || len(m.Cells) != 9 {
+					t.Errorf("the written report must list the unreadable cassette and every cell: %v %v %+v", err, rerr, m.Evidence)
+				}
+			}
+			if row.input == "import" {
+				if entries, _ := os.ReadDir(w.out); len(entries) > 0 {
+					t.Errorf("a source that could not be imported wrote %d entries into --out", len(entries))
+				}
 			}
 		})
 	}

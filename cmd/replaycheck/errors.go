@@ -49,6 +49,18 @@ func (e *failuresError) Error() string { return fmt.Sprintf("%d %s", e.n, e.what
 // exit 3, after the report was printed or written.
 type notJudgedError struct{ n int }
 
+// An unreadableEvidenceError reports imported cassettes that could not be
+// read: the evidence section lists them, and the run is incomplete (exit
+// 3) after the report was printed or written.
+type unreadableEvidenceError struct{ n int }
+
+func (e *unreadableEvidenceError) Error() string {
+	if e.n == 1 {
+		return "1 imported cassette could not be read: the recorded-evidence section names it and why"
+	}
+	return fmt.Sprintf("%d imported cassettes could not be read: the recorded-evidence section names them and why", e.n)
+}
+
 func (e *notJudgedError) Error() string {
 	if e.n == 1 {
 		return "1 cell could not be judged (error): its detail names the bad input"

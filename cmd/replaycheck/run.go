@@ -149,6 +149,9 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	if n := m.Counts()[report.StatusError]; n > 0 {
 		return &notJudgedError{n: n}
 	}
+	if ev := m.Evidence; ev != nil && len(ev.Unreadable) > 0 {
+		return &unreadableEvidenceError{n: len(ev.Unreadable)}
+	}
 	if n := m.Counts()[report.StatusFail]; n > 0 {
 		what := "cells failed"
 		if n == 1 {
