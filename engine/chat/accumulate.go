@@ -19,7 +19,7 @@ type accumulator struct {
 	// Text carriers are copied out of the event as they come, so the
 	// stream's buffers are not held until the end.
 	content     strings.Builder
-	contentRaw  json.RawMessage // a non-string content value (array), kept whole
+	parts       []*part // the content, once it came as arrays of parts
 	rc, r       strings.Builder
 	details     []*detail
 	signature   string
@@ -42,7 +42,7 @@ func (a *accumulator) feedText(field, piece string) {
 func (a *accumulator) text(field string) *strings.Builder {
 	switch field {
 	case "content":
-		return &a.content
+		return a.contentSink()
 	case "reasoning_content":
 		return &a.rc
 	case "reasoning":
@@ -79,7 +79,7 @@ func (a *accumulator) feed(delta gjson.Result) {
 			if v.Type == gjson.String {
 				a.feedText(k.Str, v.Str)
 			} else if v.IsArray() {
-				a.contentRaw = json.RawMessage(v.Raw)
+				a.feedParts(v)
 			}
 		case "reasoning_content", "reasoning", "reasoning_text":
 			if v.Type == gjson.String {
@@ -206,8 +206,8 @@ func (a *accumulator) message() engine.Message {
 	}
 	content := a.content.String()
 	switch {
-	case a.contentRaw != nil:
-		m.Content = a.contentRaw
+	case len(a.parts) > 0:
+		m.Content = a.partsContent()
 	case content != "":
 		m.Content = json.RawMessage(engine.AppendQuoted(make([]byte, 0, len(content)+16), content))
 	case len(m.ToolCalls) > 0:

@@ -112,3 +112,44 @@ func FuzzLayoutsAgree(f *testing.F) {
 		}
 	})
 }
+
+// TestStreamThinkingParts captures a stream shaped as Mistral streams its
+// thinking (content arrays of thinking pieces, then string deltas): the
+// pieces join into one thinking part and the text into one text part, in
+// the layout of their first piece, and the message equals the same answer
+// captured whole.
+func TestStreamThinkingParts(t *testing.T) {
+	chunk := func(delta string) string {
+		return `data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":` + delta + `,"finish_reason":null}]}` + "\n\n"
+	}
+	stream := chunk(`{"role":"assistant","content":""}`) +
+		chunk(`{"content":[{"type":"thinking","thinking":[{"type":"text","text":"Okay"}]}]}`) +
+		chunk(`{"content":[{"type":"thinking","thinking":[{"type":"text","text":", the \"user\""}]}]}`) +
+		chunk(`{"content":"Cross"}`) + chunk(`{"content":" safely."}`) +
+		`data: {"choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"
+	content := `[{"type":"thinking","thinking":[{"type":"text","text":"Okay, the \"user\""}]},{"type":"text","text":"Cross safely."}]`
+	got, err := Dialect{}.CaptureStream(strings.NewReader(stream))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Content) != content {
+		t.Errorf("streamed content\n got  %s\n want %s", got.Content, content)
+	}
+	whole, err := Dialect{}.Capture([]byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":` + content + `},"finish_reason":"stop"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := got.MarshalJSON()
+	b, _ := whole.MarshalJSON()
+	if string(a) != string(b) {
+		t.Errorf("whole and streamed differ:\n stream %s\n whole  %s", a, b)
+	}
+	// Text before the first array is the first text part, and parts that
+	// are neither thinking nor text pass as they came.
+	mixed := chunk(`{"content":"Pre"}`) + chunk(`{"content":[{"type":"image_url","image_url":{"url":"u"}},{"type":"text","text":"a"}]}`) + chunk(`{"content":"b"}`) +
+		`data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n"
+	got, err = Dialect{}.CaptureStream(strings.NewReader(mixed))
+	if want := `[{"type":"text","text":"Pre"},{"type":"image_url","image_url":{"url":"u"}},{"type":"text","text":"ab"}]`; err != nil || string(got.Content) != want {
+		t.Errorf("mixed content %s (%v), want %s", got.Content, err, want)
+	}
+}
