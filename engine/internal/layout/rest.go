@@ -110,8 +110,13 @@ func (r *rest) sameButValues(b []byte) bool {
 		}
 		j += n
 		if run.text {
-			// A valid string body up to its closing quote, which the
-			// next literal bytes start with.
+			// Mostly the value is unchanged: its same bytes, then the
+			// closing quote. Else a valid string body up to its closing
+			// quote, which the next literal bytes start with.
+			if body := r.bytes[run.start:run.end]; len(b)-j > len(body) && b[j+len(body)] == '"' && bytes.Equal(b[j:j+len(body)], body) {
+				i, j = run.end, j+len(body)
+				continue
+			}
 			k, _ := jsonscan.StringEnd(b[j:])
 			if k < 0 {
 				return false
