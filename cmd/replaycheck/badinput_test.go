@@ -464,15 +464,19 @@ func TestBadInputCorpus(t *testing.T) {
 				w.spoil(t, "gz.yaml", replace(t, "        H4sIAAAAAAAA/", "        H4sAAAAAAAAA/"))
 				return []string{"import", "--matrix", w.matrix, "--out", w.out, "--source-repository", "me/x", "--source-path", "p", w.path("gz.yaml")}
 			},
-			code: exitHarness, stderr: func(w *workspace) []string { return []string{w.path("gz.yaml") + ": interaction 1: response body: gzip: "} }},
+			code: exitHarness, stderr: func(w *workspace) []string {
+				return []string{w.path("gz.yaml") + ": interaction 1: response body: gzip: "}
+			}},
 		{input: "import", reason: "bad base64 under !!binary names the interaction and the line",
 			args: func(t *testing.T, w *workspace) []string {
 				copyFile(t, filepath.Join(repoImporter, "vcrpy", "binary-eventstream.yaml"), w.path("b64.yaml"))
 				w.spoil(t, "b64.yaml", replace(t, "        YXBwbGljYXRpb24vanNvbg==", "        YXBwbGljYXRpb24vanNvbg=!"))
 				return []string{"import", "--matrix", w.matrix, "--out", w.out, "--source-repository", "me/x", "--source-path", "p", w.path("b64.yaml")}
 			},
-			code:   exitHarness,
-			stderr: func(w *workspace) []string { return []string{w.path("b64.yaml") + ": interaction 0: request: header content-type: line 9: !!binary: bad base64"} }},
+			code: exitHarness,
+			stderr: func(w *workspace) []string {
+				return []string{w.path("b64.yaml") + ": interaction 0: request: header content-type: line 9: !!binary: bad base64"}
+			}},
 		{input: "import", reason: "an OpenRouter fixture line that is not JSON names the file, the interaction and the line",
 			args: func(t *testing.T, w *workspace) []string {
 				for _, f := range []string{"request.json", "response.jsonl", "response.meta.json"} {
@@ -481,8 +485,10 @@ func TestBadInputCorpus(t *testing.T) {
 				w.spoil(t, "fx/response.jsonl", replace(t, `{"delay_ms":3}`, `{"delay_ms":3`))
 				return []string{"import", "--matrix", w.matrix, "--out", w.out, "--source-repository", "me/x", "--source-path", "p", w.path("fx")}
 			},
-			code:   exitHarness,
-			stderr: func(w *workspace) []string { return []string{w.path("fx/response.jsonl") + ": interaction 0: line 2: not valid JSON"} }},
+			code: exitHarness,
+			stderr: func(w *workspace) []string {
+				return []string{w.path("fx/response.jsonl") + ": interaction 0: line 2: not valid JSON"}
+			}},
 		{input: "imported cassette", reason: "a cut imported cassette is listed in the evidence section; the matrix is still written and the run exits 3",
 			args: func(t *testing.T, w *workspace) []string {
 				w.write(t, "cassettes/deepseek/recorded/cut.yaml", []byte("version: 2\ninteractions:\n  - id: 0\n    request: {method: POST, url"))
