@@ -1,7 +1,6 @@
 package responses
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -15,7 +14,7 @@ import (
 // is an error; an incomplete response keeps the items it has.
 func (dl Dialect) Capture(body []byte) (engine.Message, error) {
 	if !gjson.ValidBytes(body) {
-		return engine.Message{}, fmt.Errorf("responses: response body: %s", syntaxError(body))
+		return engine.Message{}, engine.NotJSON("responses: response body", body)
 	}
 	root := gjson.ParseBytes(body)
 	if !root.IsObject() {
@@ -91,17 +90,6 @@ func checkItem(v gjson.Result) error {
 		return errors.New("type: want the item's type")
 	}
 	return nil
-}
-
-// syntaxError locates the first JSON syntax error by byte offset.
-func syntaxError(b []byte) string {
-	var v any
-	err := json.Unmarshal(b, &v)
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("invalid JSON at byte offset %d: %v", se.Offset, se)
-	}
-	return "invalid JSON"
 }
 
 // kind names the JSON type of v for error messages.

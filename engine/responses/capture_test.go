@@ -106,7 +106,7 @@ func TestCaptureErrors(t *testing.T) {
 	for _, tc := range []struct {
 		reason, body, want string
 	}{
-		{"not JSON", `{"output": [}`, "responses: response body: invalid JSON at byte offset 13"},
+		{"not JSON", `{"output": [}`, "responses: response body is not valid JSON at offset 12"},
 		{"not an object", `[1]`, "responses: response body is not a JSON object"},
 		{"no output", `{"id":"resp_1","status":"completed"}`, "responses: output: want an array of output items, got nothing"},
 		{"an error response", `{"error":{"message":"boom","type":"server_error"},"output":[]}`, `responses: error: the response is an error: {"message":"boom","type":"server_error"}`},
