@@ -86,24 +86,21 @@ func replace(t *testing.T, old, new string) func([]byte) []byte {
 
 func truncate(n int) func([]byte) []byte { return func(b []byte) []byte { return b[:n] } }
 
-// lineOf returns the 1-based line of the first occurrence of s in the
-// workspace file name, so expected positions follow the committed files.
+// lineOf and offsetOf return the 1-based line and the byte offset of the
+// first occurrence of s in the workspace file name, so expected positions
+// follow the committed files.
 func (w *workspace) lineOf(t *testing.T, name, s string) string {
-	t.Helper()
-	b, err := os.ReadFile(w.path(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := bytes.Index(b, []byte(s))
-	if i < 0 {
-		t.Fatalf("%q is not in %s", s, name)
-	}
+	b, i := w.find(t, name, s)
 	return strconv.Itoa(1 + bytes.Count(b[:i], []byte("\n")))
 }
 
-// offsetOf returns the byte offset of the first occurrence of s in the
-// workspace file name.
 func (w *workspace) offsetOf(t *testing.T, name, s string) string {
+	_, i := w.find(t, name, s)
+	return strconv.Itoa(i)
+}
+
+// find returns the workspace file name and the offset of s in it.
+func (w *workspace) find(t *testing.T, name, s string) ([]byte, int) {
 	t.Helper()
 	b, err := os.ReadFile(w.path(name))
 	if err != nil {
@@ -113,7 +110,7 @@ func (w *workspace) offsetOf(t *testing.T, name, s string) string {
 	if i < 0 {
 		t.Fatalf("%q is not in %s", s, name)
 	}
-	return strconv.Itoa(i)
+	return b, i
 }
 
 // run is the run command over the workspace, writing its report to out.

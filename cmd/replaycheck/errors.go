@@ -44,28 +44,16 @@ type failuresError struct {
 
 func (e *failuresError) Error() string { return fmt.Sprintf("%d %s", e.n, e.what) }
 
-// A notJudgedError reports cells that could not be judged (status error):
-// the report is complete but the matrix is not, so it is a harness error,
-// exit 3, after the report was printed or written.
-type notJudgedError struct{ n int }
-
-// An unreadableEvidenceError reports imported cassettes that could not be
-// read: the evidence section lists them, and the run is incomplete (exit
-// 3) after the report was printed or written.
-type unreadableEvidenceError struct{ n int }
-
-func (e *unreadableEvidenceError) Error() string {
-	if e.n == 1 {
-		return "1 imported cassette could not be read: the recorded-evidence section names it and why"
+// incomplete is the harness error (exit 3, like any error that is neither
+// a usage error nor a failures error) of a run whose report was printed or
+// written but could not judge everything: n error cells, or n imported
+// cassettes that could not be read. one and many are the message for one
+// and for several.
+func incomplete(n int, one, many string) error {
+	if n == 1 {
+		return errors.New("1 " + one)
 	}
-	return fmt.Sprintf("%d imported cassettes could not be read: the recorded-evidence section names them and why", e.n)
-}
-
-func (e *notJudgedError) Error() string {
-	if e.n == 1 {
-		return "1 cell could not be judged (error): its detail names the bad input"
-	}
-	return fmt.Sprintf("%d cells could not be judged (error): their details name the bad input", e.n)
+	return fmt.Errorf("%d %s", n, many)
 }
 
 // exitCode prints err the way its kind asks and returns the exit code.
@@ -96,4 +84,10 @@ func exitCode(std *streams, name string, err error) int {
 		fmt.Fprintf(std.err, "%s: %v\n", prefix, err)
 		return exitHarness
 	}
+}
+
+// cellsNotJudged words incomplete for error cells, one and many.
+var cellsNotJudged = [2]string{
+	"cell could not be judged (error): its detail names the bad input",
+	"cells could not be judged (error): their details name the bad input",
 }

@@ -67,7 +67,7 @@ func runGate(ctx context.Context, std *streams, args []string) error {
 		}
 	}
 	if n := res.NotJudged(); n > 0 {
-		return &notJudgedError{n: n}
+		return incomplete(n, cellsNotJudged[0], cellsNotJudged[1])
 	}
 	if n := len(res.Regressions()); n > 0 {
 		return &failuresError{n: n, what: "cells regressed"}

@@ -147,10 +147,11 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 		return err
 	}
 	if n := m.Counts()[report.StatusError]; n > 0 {
-		return &notJudgedError{n: n}
+		return incomplete(n, cellsNotJudged[0], cellsNotJudged[1])
 	}
 	if ev := m.Evidence; ev != nil && len(ev.Unreadable) > 0 {
-		return &unreadableEvidenceError{n: len(ev.Unreadable)}
+		return incomplete(len(ev.Unreadable), "imported cassette could not be read: the recorded-evidence section names it and why",
+			"imported cassettes could not be read: the recorded-evidence section names them and why")
 	}
 	if n := m.Counts()[report.StatusFail]; n > 0 {
 		what := "cells failed"
