@@ -13,6 +13,10 @@ const (
 	exitFailures = 1
 	exitUsage    = 2
 	exitHarness  = 3
+	// exitNotJudged is a run that printed its matrix but judged less than it
+	// was asked to: some cell is unverified (the cassette holds no answer to
+	// the request sent), or no cell at all was judged.
+	exitNotJudged = 4
 )
 
 // A usageError is a bad command line: an unknown command or flag, a bad
@@ -44,6 +48,12 @@ type failuresError struct {
 
 func (e *failuresError) Error() string { return fmt.Sprintf("%d %s", e.n, e.what) }
 
+// A notJudgedError is a run whose matrix was printed or written but left
+// cells unjudged for want of recorded evidence: exit 4. It is never a pass.
+type notJudgedError struct{ msg string }
+
+func (e *notJudgedError) Error() string { return e.msg }
+
 // incomplete is the harness error (exit 3, like any error that is neither
 // a usage error nor a failures error) of a run whose report was printed or
 // written but could not judge everything: n error cells, or n imported
@@ -67,6 +77,7 @@ func exitCode(std *streams, name string, err error) int {
 	var help *helpRequest
 	var usage *usageError
 	var failures *failuresError
+	var notJudged *notJudgedError
 	switch {
 	case err == nil:
 		return exitOK
@@ -80,6 +91,9 @@ func exitCode(std *streams, name string, err error) int {
 	case errors.As(err, &failures):
 		fmt.Fprintf(std.err, "%s: %v\n", prefix, failures)
 		return exitFailures
+	case errors.As(err, &notJudged):
+		fmt.Fprintf(std.err, "%s: %v\n", prefix, notJudged)
+		return exitNotJudged
 	default:
 		fmt.Fprintf(std.err, "%s: %v\n", prefix, err)
 		return exitHarness

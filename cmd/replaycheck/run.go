@@ -55,9 +55,12 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			"--out writes matrix.md, matrix.json, junit.xml, matrix.html and\n"+
 			"shields.io endpoint badges (badges/matrix.json, badges/<target>.json) into a\n"+
 			"directory instead. The exit code is 1 when any cell fails, a declared\n"+
-			"known failure that passes included, and 3 when any cell could not be\n"+
-			"judged (error: an unreadable cassette, say); the matrix is printed or\n"+
-			"written first either way, the cause in each error cell's detail.\n\n"+
+			"known failure that passes included; 3 when any cell could not be judged\n"+
+			"for bad input (error: an unreadable cassette, say); 4 when any cell is\n"+
+			"unverified (the cassettes hold no answer to a request sent: record it)\n"+
+			"or when no cell at all was judged (every selected cell n/a). A run is\n"+
+			"green only when every cell it was asked for was judged. The matrix is\n"+
+			"printed or written first either way, the cause in each cell's detail.\n\n"+
 			"The recorded-evidence section checks the imported cassettes under\n"+
 			"DIR/<target>/recorded/ (--evidence, by default the cassettes directory):\n"+
 			"capture, reproduction by the engine, and the simulator's fidelity; a cell\n"+
@@ -159,6 +162,24 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			what = "cell failed"
 		}
 		return &failuresError{n: n, what: what}
+	}
+	return unjudged(m.Counts())
+}
+
+// unjudged is the exit-4 error of a matrix that judged less than it was
+// asked to: unverified cells, or no judged cell at all (every cell n/a).
+// A cell is judged when it is pass, fail, advisory or known-fail.
+func unjudged(counts map[report.Status]int) error {
+	if n := counts[report.StatusUnverified]; n > 0 {
+		what := "cells are unverified: the cassettes hold no answer to the requests sent (record them)"
+		if n == 1 {
+			what = "cell is unverified: the cassettes hold no answer to the request sent (record it)"
+		}
+		return &notJudgedError{msg: fmt.Sprintf("%d %s", n, what)}
+	}
+	judged := counts[report.StatusPass] + counts[report.StatusFail] + counts[report.StatusAdvisory] + counts[report.StatusKnownFail]
+	if judged == 0 {
+		return &notJudgedError{msg: "no cell was judged: every selected cell is n/a"}
 	}
 	return nil
 }

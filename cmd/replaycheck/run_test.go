@@ -170,6 +170,11 @@ func testRunExitCodes(t *testing.T, fixture string) {
 	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// mixed holds mistral's cassettes and none of deepseek's.
+	mixed := filepath.Join(dir, "mixed")
+	if err := os.CopyFS(filepath.Join(mixed, "mistral"), os.DirFS(filepath.Join(fixture, "mistral"))); err != nil {
+		t.Fatal(err)
+	}
 
 	// The mutated row must really change the decision, or the test proves
 	// nothing.
@@ -211,8 +216,17 @@ func testRunExitCodes(t *testing.T, fixture string) {
 		{"a declared known failure that passes fails the run", with(declaredPasses, "--target", "deepseek"), exitFailures,
 			[]string{"deepseek/carriers: FAIL (simulated): declared as a known failure in matrix.yaml:", "remove the declaration"},
 			[]string{"replaycheck run: 1 cell failed"}},
-		{"a cell without a cassette is unverified, which does not fail the run", with(repoMatrix, "--target", "deepseek", "--cassettes", filepath.Join(dir, "empty")), exitOK,
-			[]string{"deepseek/carriers: unverified: ", "record it with: replaycheck record --target deepseek --scenario carriers"}, nil},
+		{"a cell without a cassette is unverified, which is never green: exit 4", with(repoMatrix, "--target", "deepseek", "--cassettes", filepath.Join(dir, "empty")), exitNotJudged,
+			[]string{"deepseek/carriers: unverified: ", "record it with: replaycheck record --target deepseek --scenario carriers"},
+			[]string{"replaycheck run: 5 cells are unverified: the cassettes hold no answer to the requests sent (record them)"}},
+		{"one unverified cell beside a passing one still exits 4", with(repoMatrix, "--target", "mistral,deepseek", "--scenario", "carriers", "--cassettes", mixed), exitNotJudged,
+			[]string{"deepseek/carriers: unverified: ", "1 pass"},
+			[]string{"replaycheck run: 1 cell is unverified: the cassettes hold no answer to the request sent (record it)"}},
+		{"a failure outranks unverified cells: exit 1", with(strictPath, "--target", "mistral,deepseek", "--cassettes", mixed), exitFailures,
+			[]string{"mistral/strict-schema: FAIL (simulated): ", "deepseek/carriers: unverified: "},
+			[]string{"replaycheck run: ", " failed"}},
+		{"a selection of n/a cells judges nothing: exit 4", with(repoMatrix, "--target", "deepseek", "--scenario", "strict-schema,flags"), exitNotJudged,
+			nil, []string{"replaycheck run: no cell was judged: every selected cell is n/a"}},
 		{"an unknown target is a usage error", with(repoMatrix, "--target", "nosuch"), exitUsage,
 			nil, []string{`--target "nosuch": no such target in ` + repoMatrix, "usage: replaycheck run"}},
 		{"an unknown scenario is a usage error", with(repoMatrix, "--scenario", "carrier"), exitUsage,
