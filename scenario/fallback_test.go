@@ -19,7 +19,9 @@ type variant struct {
 	t    *engine.Table
 }
 
-func (v variant) Info() report.Implementation { return report.Implementation{Name: v.name, Version: "0"} }
+func (v variant) Info() report.Implementation {
+	return report.Implementation{Name: v.name, Version: "0"}
+}
 
 func (variant) Supports(matrix.Target, scenario.Scenario) (bool, string) { return true, "" }
 
