@@ -3,7 +3,7 @@
 Unlike the template connector, this agent does not trust a decision handed
 to it: every time it converts a session for the wire it looks the route up
 here again, less the carriers the session's model config records as
-refused. The rows follow SPEC §2.2-§2.3 and §3.4 (see docs/spec-summary.md),
+refused. The rows follow SPEC §2.2-§2.3 and §3.4 (see protocol/spec.md),
 written as data this agent owns.
 """
 
