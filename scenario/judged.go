@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -103,12 +104,18 @@ func judgedBefore(out outcome) string {
 		return ""
 	}
 	accepted := 0
+	var carried []string
 	for _, e := range out.conv.Exchanges {
 		if e.Status/100 == 2 {
 			accepted++
 		}
+		for _, c := range e.Carried {
+			if !slices.Contains(carried, c) {
+				carried = append(carried, c)
+			}
+		}
 	}
-	s := fmt.Sprintf("; judged before it: %d request(s), %d accepted", len(out.conv.Exchanges), accepted)
+	s := fmt.Sprintf("; judged before it: %d request(s), %d accepted, carrying %s", len(out.conv.Exchanges), accepted, orNone(carried))
 	if len(out.notes) > 0 {
 		s += "; " + strings.Join(out.notes, "; ")
 	}

@@ -117,6 +117,9 @@ func (r *Replay) judge(req *http.Request, body []byte) (*http.Response, string, 
 	if resp.StatusCode >= 400 && rule == "" {
 		return nil, fmt.Sprintf("the %s profile's simulator could not judge it (%d: %s)", r.Matching.Profile.Name, resp.StatusCode, bytes.TrimSpace(w.Body.Bytes())), false
 	}
+	if r.File.Provenance.Kind == Recorded && foreignOpaque(r.Matching.Profile, rule) {
+		return nil, fmt.Sprintf("the %s profile's simulator refused it by rule %s, but it cannot verify opaque values a live provider issued: not judged", r.Matching.Profile.Name, rule), false
+	}
 	r.mu.Lock()
 	r.judged = append(r.judged, Judgement{Status: resp.StatusCode, Rule: rule})
 	r.mu.Unlock()
@@ -150,4 +153,17 @@ func (m *Matching) ProfileOf() *providers.Profile {
 		return nil
 	}
 	return m.Profile
+}
+
+// foreignOpaque reports whether rule is one that checks an opaque value
+// against the simulator's own key: the simulator cannot verify what a live
+// provider signed or sealed, so against a recorded cassette such a
+// refusal is no judgement.
+func foreignOpaque(p *providers.Profile, rule string) bool {
+	for _, r := range p.Rules {
+		if r.ID == rule {
+			return r.When.Kind == providers.ConditionSignatureInvalid || r.When.Kind == providers.ConditionSealedBlobForeign
+		}
+	}
+	return false
 }

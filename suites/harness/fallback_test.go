@@ -137,3 +137,37 @@ func TestReplayFallsBackToTheProfile(t *testing.T) {
 		t.Errorf("misses %+v: want the simulator's reason", m)
 	}
 }
+
+// TestReplayFallbackOnRecordedCassettes: against a live recording the
+// simulator cannot verify the provider's own signatures, so a refusal by a
+// signature rule is no judgement there; any other rule still judges.
+func TestReplayFallbackOnRecordedCassettes(t *testing.T) {
+	p := declaring()
+	p.Rules = []providers.Rule{
+		{ID: "signature-invalid", When: providers.Condition{Kind: providers.ConditionSignatureInvalid, Field: "reasoning_details"}},
+		{ID: "field-missing", When: providers.Condition{Kind: providers.ConditionToolTurnFieldMissing, Field: "reasoning_content"}},
+	}
+	refuse := func(rule string) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Replaycheck-Rule", rule)
+			w.WriteHeader(400)
+		})
+	}
+	path := harness.Path(t.TempDir(), "acme", "carriers")
+	it := interaction("POST", chatURL, recordedToolTurn, 200, `{"answer":"recorded"}`)
+	live := harness.Provenance{Kind: harness.Recorded, Target: "acme", Scenario: "carriers", Date: "2026-01-02", Host: "api.acme.test"}
+	if err := harness.Write(path, &harness.File{Version: 2, Provenance: live, Interactions: []*cassette.Interaction{it}}); err != nil {
+		t.Fatal(err)
+	}
+	for rule, judged := range map[string]bool{"signature-invalid": false, "field-missing": true} {
+		r, err := harness.OpenReplay(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Matching = &harness.Matching{Profile: p, Fallback: refuse(rule)}
+		_, err = r.RoundTrip(post(t, chatURL, `{"messages":[]}`))
+		if judged != (err == nil) {
+			t.Errorf("rule %s: err = %v, want judged %v", rule, err, judged)
+		}
+	}
+}
