@@ -193,6 +193,9 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 	case errors.Is(out.err, harness.ErrNoMatch):
 		cell.Status = report.StatusUnverified
 		cell.Detail = "the engine sent a request this cassette has no recorded answer for: record it"
+		if out.profile != nil {
+			cell.Detail = "the engine sent a request this cassette has no recorded answer for, and its provider's profile could not judge it either: record it"
+		}
 		if len(out.misses) > 0 {
 			m := out.misses[0]
 			cell.Actual = fmt.Sprintf("%s %s", m.Method, m.Path)
