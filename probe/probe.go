@@ -129,7 +129,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 func (res *Result) infer(ctx context.Context, opts Options) error {
 	t := res.Target
 	draft := res.assumedProfile()
-	r := &scenario.Runner{Matrix: opts.Matrix, Profiles: map[string]*providers.Profile{t.ID: draft}, CassetteDir: opts.Out}
+	// Strict replay: the draft profile is inferred from these very
+	// recordings, so it must not judge what they do not hold.
+	r := &scenario.Runner{Matrix: opts.Matrix, Profiles: map[string]*providers.Profile{t.ID: draft}, CassetteDir: opts.Out, StrictReplay: true}
 	base := opts.Matrix.Table.Decide(t.Route, 0)
 	try := func(name string, carriers engine.CarrierSet, pad bool) (*scenario.Conv, error) {
 		d := base
@@ -255,7 +257,7 @@ func (res *Result) column(ctx context.Context, opts Options) (*report.Matrix, er
 	f.KnownFailures = nil
 	f.Table = *res.Table(opts.Matrix)
 	p := res.DraftProfile(opts.Date)
-	r := &scenario.Runner{Matrix: &f, Profiles: map[string]*providers.Profile{res.Target.ID: p}, CassetteDir: opts.Out}
+	r := &scenario.Runner{Matrix: &f, Profiles: map[string]*providers.Profile{res.Target.ID: p}, CassetteDir: opts.Out, StrictReplay: true}
 	return r.RunMatrix(ctx, []string{res.Target.ID}, Scenarios, nil)
 }
 

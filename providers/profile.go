@@ -45,6 +45,9 @@ type Profile struct {
 	// Signing says how the provider signs or encrypts the reasoning it emits;
 	// nil for providers whose reasoning is plain text.
 	Signing *Signing `yaml:"signing,omitempty"`
+	// Ignore lists the request differences the provider does not care
+	// about (chat profiles only); see [Ignore].
+	Ignore []Ignore `yaml:"ignore,omitempty"`
 }
 
 // Emits describes the reasoning carriers of a response, whole and streamed.

@@ -53,6 +53,9 @@ func TestEverySourceLooksLikeAReference(t *testing.T) {
 		if p.Signing != nil {
 			check("signing", p.Signing.Source)
 		}
+		for _, ig := range p.Ignore {
+			check("ignore "+ig.Difference, ig.Source)
+		}
 	}
 }
 

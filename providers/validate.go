@@ -76,6 +76,40 @@ func (p *Profile) issues() []*ValidationError {
 	if p.Signing != nil {
 		out = append(out, p.Signing.issues()...)
 	}
+	out = append(out, p.ignoreIssues()...)
+	return out
+}
+
+// ignoreIssues checks the declared ignorable differences: a known
+// difference, declared once, on a chat profile, with its source and the
+// note its confidence needs.
+func (p *Profile) ignoreIssues() []*ValidationError {
+	var out []*ValidationError
+	first := map[string]int{}
+	for i, ig := range p.Ignore {
+		path := at(nil, "ignore", strconv.Itoa(i))
+		label := fmt.Sprintf("ignore[%d]", i)
+		if ig.Difference != "" {
+			label = fmt.Sprintf("ignore %q", ig.Difference)
+		}
+		switch j, dup := first[ig.Difference]; {
+		case ig.Difference == "":
+			out = append(out, issue(at(path, "difference"), "%s: difference is required (want %s)", label, quoteList(differences)))
+		case !oneOf(ig.Difference, differences):
+			out = append(out, issue(at(path, "difference"), "%s: unknown difference (want %s)", label, quoteList(differences)))
+		case dup:
+			out = append(out, issue(at(path, "difference"), "%s: declared twice (first in ignore[%d])", label, j))
+		case p.APIMode != APIModeChat:
+			out = append(out, issue(at(path, "difference"), "%s: only chat profiles declare message differences, this one speaks %s", label, p.APIMode))
+		}
+		if _, dup := first[ig.Difference]; !dup {
+			first[ig.Difference] = i
+		}
+		if strings.TrimSpace(ig.Source) == "" {
+			out = append(out, issue(at(path, "source"), "%s: source is required", label))
+		}
+		out = append(out, confidenceIssues(at(path, "confidence"), label+": ", ig.Confidence, ig.Note, "note")...)
+	}
 	return out
 }
 

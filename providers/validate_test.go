@@ -186,10 +186,27 @@ func TestParseRejects(t *testing.T) {
 			negFile + `:29: signing: unknown scheme "rot13"`},
 		{"unknown signed field", "  fields: [reasoning_details]\n", "  fields: [reasoning_details, signature]\n",
 			negFile + `:30: signing: unknown field name "signature"`},
+		{"an unknown ignorable difference", "  source: https://example.com/signing\n", "  source: https://example.com/signing\n" + ignoreBlock("key_case", "confirmed"),
+			negFile + `:33: ignore "key_case": unknown difference (want tool_result_name, tool_call_content or tool_call_type)`},
+		{"an ignorable difference cites its source", "  source: https://example.com/signing\n", "  source: https://example.com/signing\n" + strings.Replace(ignoreBlock("tool_result_name", "confirmed"), "    source: https://example.com/tool-messages\n", "", 1),
+			negFile + `:33: ignore "tool_result_name": source is required`},
+		{"an assumed ignorable difference needs a note", "  source: https://example.com/signing\n", "  source: https://example.com/signing\n" + ignoreBlock("tool_result_name", "unconfirmed"),
+			negFile + `:35: ignore "tool_result_name": confidence unconfirmed needs a note`},
+		{"a difference is declared once", "  source: https://example.com/signing\n", "  source: https://example.com/signing\n" + ignoreBlock("tool_call_type", "confirmed") + ignoreBlock("tool_call_type", "confirmed")[len("ignore:\n"):],
+			negFile + `:36: ignore "tool_call_type": declared twice (first in ignore[0])`},
+		{"message differences are chat differences", "api_mode: chat\n", "api_mode: gemini\n",
+			"placeholder: replaced below"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.reason, func(t *testing.T) {
 			text := edit(t, tc.old, tc.new)
+			if tc.reason == "message differences are chat differences" {
+				text = strings.NewReplacer("emits:\n  fields: [reasoning_content]", "emits:\n  fields: [thoughtSignature]",
+					"reads: [reasoning_content]", "reads: [thoughtSignature]",
+					"rules:\n", "rules: []\nx:\n").Replace(text)
+				text = text[:strings.Index(text, "x:\n")] + ignoreBlock("tool_result_name", "confirmed")
+				tc.want = negFile + `:15: ignore "tool_result_name": only chat profiles declare message differences, this one speaks gemini`
+			}
 			p, err := Parse(negFile, []byte(text))
 			if err == nil {
 				t.Fatalf("Parse accepted the profile; want an error containing %q", tc.want)
@@ -208,6 +225,11 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
+// ignoreBlock is an ignore list of one declaration.
+func ignoreBlock(difference, confidence string) string {
+	return "ignore:\n  - difference: " + difference + "\n    source: https://example.com/tool-messages\n    confidence: " + confidence + "\n"
+}
+
 func TestParseAccepts(t *testing.T) {
 	tests := []struct {
 		reason   string
@@ -222,6 +244,8 @@ func TestParseAccepts(t *testing.T) {
 			"      kind: assistant_field_present\n      field: reasoning_content\n      except_models: [gpt-oss]\n"},
 		{"partial confidence with a note", "    confidence: confirmed\nflags", "    confidence: partial\n    note: envelope assumed\nflags"},
 		{"no rules, flags or signing at all", "rules:\n", "rules: []\nother_rules:\n"},
+		{"declared ignorable differences", "  source: https://example.com/signing\n", "  source: https://example.com/signing\n" + ignoreBlock("tool_result_name", "confirmed") +
+			"  - difference: tool_call_content\n    source: https://example.com/tool-calls\n    confidence: partial\n    note: null and absent assumed like the documented empty string\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.reason, func(t *testing.T) {

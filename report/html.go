@@ -24,6 +24,9 @@ type htmlData struct {
 	Rows           []htmlRow
 	Details        []htmlCell
 	Evidence       *htmlEvidence
+	// ProfileJudged is set when some cell's provenance is profile: the
+	// legend then explains its marker.
+	ProfileJudged bool
 }
 
 // htmlEvidence is the recorded-evidence section of the page.
@@ -101,6 +104,7 @@ func WriteHTML(w io.Writer, m *Matrix) error {
 		Implementation: m.Implementation,
 		Scenarios:      m.Scenarios,
 		Rows:           make([]htmlRow, 0, len(rows)),
+		ProfileJudged:  m.profileJudged(),
 	}
 	counts := m.Counts()
 	for _, s := range Statuses() {

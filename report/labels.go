@@ -37,13 +37,15 @@ func (s Status) Meaning() string {
 }
 
 // provenanceMarker returns the short provenance marker shown next to a status: "sim", "rec",
-// or "" when the cell has no provenance.
+// "prof", or "" when the cell has no provenance.
 func provenanceMarker(provenance string) string {
 	switch provenance {
 	case ProvenanceSimulated:
 		return "sim"
 	case ProvenanceRecorded:
 		return "rec"
+	case ProvenanceProfile:
+		return "prof"
 	}
 	return ""
 }
@@ -90,4 +92,14 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// profileJudged reports whether some cell's provenance is profile.
+func (m *Matrix) profileJudged() bool {
+	for _, c := range m.Cells {
+		if c.Provenance == ProvenanceProfile {
+			return true
+		}
+	}
+	return false
 }

@@ -32,7 +32,11 @@ func WriteMarkdown(w io.Writer, m *Matrix) error {
 		fmt.Fprintf(&b, "| `%s` | %s |\n", s.Label(), s.Meaning())
 	}
 	b.WriteString("\nProvenance: `(sim)` judged against a cassette simulated from the provider profile; " +
-		"`(rec)` judged against a cassette recorded from the live provider.\n\n")
+		"`(rec)` judged against a cassette recorded from the live provider")
+	if m.profileJudged() {
+		b.WriteString("; `(prof)` some request no cassette holds was judged by the provider profile's simulator, the detail naming each rule and its source")
+	}
+	b.WriteString(".\n\n")
 
 	b.WriteString("## Grid\n\n| target |")
 	for _, s := range m.Scenarios {

@@ -41,7 +41,7 @@ type Cell struct {
 	Target        string `json:"target"`
 	Scenario      string `json:"scenario"`
 	Status        Status `json:"status"`                   // pass | fail | unverified | n/a | known-fail | advisory | error
-	Provenance    string `json:"provenance"`               // simulated | recorded | "" when n/a
+	Provenance    string `json:"provenance"`               // simulated | recorded | profile | "" when n/a
 	Detail        string `json:"detail"`                   // one paragraph: why this status
 	Expected      string `json:"expected,omitempty"`       // for non-pass cells
 	Actual        string `json:"actual,omitempty"`         // what the provider or the engine did
@@ -78,12 +78,16 @@ const (
 	StatusError Status = "error"
 )
 
-// The two cassette provenances a judged cell can carry.
+// The provenances a judged cell can carry.
 const (
 	// ProvenanceSimulated marks a cassette generated from a provider profile.
 	ProvenanceSimulated = "simulated"
 	// ProvenanceRecorded marks a cassette recorded from the live provider.
 	ProvenanceRecorded = "recorded"
+	// ProvenanceProfile marks a cell at least one of whose requests no
+	// cassette holds: the provider's profile judged it, through its
+	// simulator (the detail names each rule and its source).
+	ProvenanceProfile = "profile"
 )
 
 // Statuses returns the seven statuses in the order reports list them.

@@ -124,7 +124,7 @@ func validID(id string) bool {
 // checkProvenance applies rule 3 of [Matrix.Validate] to one cell.
 func checkProvenance(c Cell) error {
 	switch {
-	case c.Provenance == ProvenanceSimulated || c.Provenance == ProvenanceRecorded:
+	case c.Provenance == ProvenanceSimulated || c.Provenance == ProvenanceRecorded || c.Provenance == ProvenanceProfile:
 		if c.Status == StatusNA {
 			return fmt.Errorf("%q on an n/a cell (want \"\": nothing was judged)", c.Provenance)
 		}
@@ -133,9 +133,9 @@ func checkProvenance(c Cell) error {
 		if c.Status == StatusNA || c.Status == StatusUnverified || c.Status == StatusError {
 			return nil
 		}
-		return fmt.Errorf("empty on a %s cell (want %q or %q)", c.Status, ProvenanceSimulated, ProvenanceRecorded)
+		return fmt.Errorf("empty on a %s cell (want %q, %q or %q)", c.Status, ProvenanceSimulated, ProvenanceRecorded, ProvenanceProfile)
 	}
-	return fmt.Errorf("unknown provenance %q (want %q or %q)", c.Provenance, ProvenanceSimulated, ProvenanceRecorded)
+	return fmt.Errorf("unknown provenance %q (want %q, %q or %q)", c.Provenance, ProvenanceSimulated, ProvenanceRecorded, ProvenanceProfile)
 }
 
 // checkRecorded applies the Recorded part of rule 3 of [Matrix.Validate] to one cell.

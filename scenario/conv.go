@@ -14,6 +14,7 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/suites/harness"
 	"github.com/tidwall/gjson"
 )
@@ -34,6 +35,10 @@ type Conv struct {
 	Session *engine.Session
 	// Replay is the cassette being replayed, nil while recording.
 	Replay *harness.Replay
+	// Profile is the target's provider profile, nil when unknown (a
+	// recording without one): the fallback scenario words the provider's
+	// drift from it.
+	Profile *providers.Profile
 
 	// restate, when set, rewrites every decision the implementation makes,
 	// given the carriers recorded as refused (the fallback script's stale

@@ -35,3 +35,10 @@ type StepFailure interface {
 func fail(what, expected, actual string) error {
 	return &Failure{What: what, Expected: expected, Actual: actual}
 }
+
+// A NotApplicableError is a scenario's finding, at run time, that it has
+// nothing to check for this implementation on this target; the cell is
+// then n/a with the reason.
+type NotApplicableError struct{ Reason string }
+
+func (e *NotApplicableError) Error() string { return e.Reason }

@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -41,7 +42,24 @@ var fallback = Scenario{
 		if c.Target.Route.APIMode == engine.ModeResponses {
 			return opaqueFallback(ctx, c)
 		}
-		c.restate = staleRow
+		d, err := c.Decision(ctx)
+		if err != nil {
+			return err
+		}
+		dr, ok, err := driftFor(c.Profile, c.Target, d)
+		if err != nil {
+			return err
+		}
+		if ok {
+			// The route sends a carrier: the provider drifts to refusing
+			// it, whatever layer of the implementation applies its table.
+			c.Client = &http.Client{Transport: dr.transport(c.Client.Transport)}
+			c.Note("%s", dr.describe())
+		} else {
+			// The route sends nothing to drift on: a stale row sends every
+			// carrier, for implementations that shape the decision given.
+			c.restate = staleRow
+		}
 		c.User(questions[0])
 		c.Session.Messages = append(c.Session.Messages, foreignTurn())
 		if err := c.ToolResult("The cache TTL is 0 in CI."); err != nil {
@@ -51,8 +69,15 @@ var fallback = Scenario{
 		if err != nil {
 			return err
 		}
+		if !ok && len(res.Exchanges) == 1 && len(res.Exchanges[0].Carried) == 0 {
+			return &NotApplicableError{Reason: "the route sends no carrier for the provider to drift on, and the implementation does not shape the stale row it is handed (it applies its own route table), so there is nothing to learn"}
+		}
 		if len(res.Exchanges) < 2 || len(res.Verdicts) != len(res.Exchanges)-1 {
-			return fail("a stale row sending every carrier", "a refusal, a learnt verdict and one retry per refused field", fmt.Sprintf("%d requests and verdicts %v", len(res.Exchanges), res.Verdicts))
+			play := "a stale row sending every carrier"
+			if ok {
+				play = dr.describe()
+			}
+			return fail(play, "a refusal, a learnt verdict and one retry per refused field", fmt.Sprintf("%d requests and verdicts %v", len(res.Exchanges), res.Verdicts))
 		}
 		learnt := c.Session.Config.RejectedFor(c.Target.Route.Key())
 		c.Note("learnt %s from the refusal and retried once", learnt)

@@ -88,7 +88,8 @@ func TestRunnerEngine(t *testing.T) {
 		detail string
 		reason string
 	}{
-		{"deepseek/branch", report.StatusNA, "partial does not support the branch step: no branches yet", "an unsupported step is n/a with the reason"},
+		{"deepseek/branch", report.StatusNA, "partial does not support the branch step: no branches yet; judged before it: 1 request(s), 1 accepted, carrying no reasoning key",
+			"an unsupported step is n/a with the reason, and keeps what was judged before it (the turn branch replays)"},
 		{"anthropic/carriers", report.StatusNA, "partial shapes chat only", "an unsupported api mode is n/a with the reason"},
 		{"deepseek/carriers", report.StatusPass, "", "other cells are the reference engine's"},
 		{"deepseek/compaction", report.StatusFail, "the implementation failed its compact step: compaction is not wired to the agent yet", "a step the implementation answers as failed fails the cell"},

@@ -11,6 +11,7 @@ import (
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/dialects"
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/suites/harness"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
@@ -77,6 +78,14 @@ func Variants(t *engine.Table, r engine.Route) []engine.Decider {
 // evidence, not errors; only transport failures and the request cap stop
 // a recording, and then nothing is returned.
 func Record(ctx context.Context, t matrix.Target, table *engine.Table, sc Scenario, opts harness.RecordOptions) ([]*cassette.Interaction, *harness.Recording, error) {
+	return RecordWith(ctx, t, table, nil, sc, opts)
+}
+
+// RecordWith is [Record] with the target's provider profile p, from which
+// the fallback scenario words the provider's drift; the requests around a
+// drifted refusal (the retry, the turn after resume) are then recorded in
+// the battery too.
+func RecordWith(ctx context.Context, t matrix.Target, table *engine.Table, p *providers.Profile, sc Scenario, opts harness.RecordOptions) ([]*cassette.Interaction, *harness.Recording, error) {
 	dia, err := dialects.For(t.Route.APIMode, table)
 	if err != nil {
 		return nil, nil, err
@@ -97,6 +106,7 @@ func Record(ctx context.Context, t matrix.Target, table *engine.Table, sc Scenar
 			Impl:    Reference{Table: table, Decider: v, Dir: tmp},
 			Client:  &http.Client{Transport: rec},
 			Session: &engine.Session{ID: fmt.Sprintf("%s-%d", t.ID, i)},
+			Profile: p,
 		}
 		if err := sc.Run(ctx, c); err != nil && isTransportError(err) {
 			rec.Abort()

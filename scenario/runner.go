@@ -32,6 +32,14 @@ type Runner struct {
 	// Engine supplies the implementation under check; nil is the reference
 	// engine in process, with Table.
 	Engine Engine
+	// StrictReplay answers only requests that equal a recorded one in
+	// canonical JSON (replaycheck's own CI). Otherwise a request is first
+	// matched up to the differences its provider's profile declares
+	// ignorable, then judged by the profile's simulator (see
+	// [harness.Matching]).
+	StrictReplay bool
+
+	sims simulators
 }
 
 // Implementation names the implementation the runner checks.
@@ -92,6 +100,9 @@ type outcome struct {
 	misses   []harness.Miss
 	unused   int
 	recorded int
+	loose    []harness.LooseMatch
+	judged   []harness.Judgement
+	profile  *providers.Profile
 }
 
 // run replays one scenario: through the reference engine with decider d
@@ -106,6 +117,13 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 		return outcome{err: &InputError{Err: err}}
 	}
 	defer replay.Close()
+	if !r.StrictReplay {
+		m, err := r.matching(t)
+		if err != nil {
+			return outcome{err: &InputError{Err: err}}
+		}
+		replay.Matching = m
+	}
 	if pv := replay.File.Provenance; pv.Target != t.ID || pv.Scenario != sc.Name {
 		return outcome{err: &InputError{Err: fmt.Errorf("%s: provenance names %s/%s, but the file is the cassette of %s/%s", path, pv.Target, pv.Scenario, t.ID, sc.Name)}}
 	}
@@ -134,6 +152,7 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 		Client:  &http.Client{Transport: replay},
 		Session: &engine.Session{ID: t.ID},
 		Replay:  replay,
+		Profile: r.Profiles[t.Profile],
 	}
 	err = sc.Run(ctx, c)
 	var capture *engine.CaptureError
@@ -143,7 +162,8 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 		err = &InputError{Err: fmt.Errorf("%s: interaction %d (the last answer replayed): %w", path, replay.LastServed(), err)}
 	}
 	return outcome{conv: c, err: err, notes: c.notes, advisory: c.advisory, misses: replay.Misses(),
-		unused: len(replay.Unused()), recorded: len(replay.File.Interactions)}
+		unused: len(replay.Unused()), recorded: len(replay.File.Interactions),
+		loose: replay.LooseMatches(), judged: replay.Judgements(), profile: replay.Matching.ProfileOf()}
 }
 
 // judge turns an outcome into a cell, applying declared known failures.
@@ -152,9 +172,13 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 	var refusal *engine.RefusalError
 	var unsupported *UnsupportedError
 	var stepFailed StepFailure
+	var notApplicable *NotApplicableError
 	switch {
 	case errors.As(out.err, &unsupported):
-		cell.Status, cell.Detail, cell.Provenance, cell.Cassette = report.StatusNA, unsupported.Error(), "", ""
+		cell.Status, cell.Detail, cell.Provenance, cell.Cassette = report.StatusNA, unsupported.Error()+judgedBefore(out), "", ""
+		return cell
+	case errors.As(out.err, &notApplicable):
+		cell.Status, cell.Detail, cell.Provenance, cell.Cassette = report.StatusNA, notApplicable.Reason, "", ""
 		return cell
 	case out.err == nil:
 		cell.Status = report.StatusPass
@@ -169,6 +193,9 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 	case errors.Is(out.err, harness.ErrNoMatch):
 		cell.Status = report.StatusUnverified
 		cell.Detail = "the engine sent a request this cassette has no recorded answer for: record it"
+		if out.profile != nil {
+			cell.Detail = "the engine sent a request this cassette has no recorded answer for, and its provider's profile could not judge it either: record it"
+		}
 		if len(out.misses) > 0 {
 			m := out.misses[0]
 			cell.Actual = fmt.Sprintf("%s %s", m.Method, m.Path)
@@ -199,6 +226,9 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 		if errors.As(out.err, &input) {
 			cell.Detail = "bad input: " + input.Err.Error()
 		}
+	}
+	if cell.Status != report.StatusError && cell.Status != report.StatusUnverified {
+		annotate(&cell, out)
 	}
 	if cell.Status == report.StatusPass || cell.Status == report.StatusAdvisory {
 		cell.Cassette = ""

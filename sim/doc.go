@@ -54,6 +54,11 @@
 //     it) and tool_output_missing (a function_call not answered before the
 //     next message). Bodies get {item}, {item_type} and {ref}.
 //
+// Every answer carries [SimulatorHeader] ("<profile>/v<version>") and a
+// refusal also [RuleHeader] (the rule's id), which the replay harness reads
+// when the simulator judges a request no cassette holds; cassettes keep
+// only Content-Type, so neither header is ever recorded.
+//
 // New refuses a profile that fails [providers.Profile.Validate] or has a
 // condition outside this vocabulary.
 //

@@ -102,6 +102,7 @@ func (s *Simulator) refuse(w http.ResponseWriter, q *request, rule *providers.Ru
 		body = "data:" + body + "\n\n"
 	}
 	w.Header().Set("Content-Type", ct)
+	w.Header().Set(RuleHeader, rule.ID)
 	w.WriteHeader(statusOf(rule))
 	_, _ = w.Write([]byte(body))
 }

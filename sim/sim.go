@@ -17,6 +17,18 @@ const (
 	modeResponses = "responses"
 )
 
+// Headers on every simulator answer. Cassettes keep only Content-Type, so
+// neither reaches a recording; the replay harness reads them when the
+// simulator judges a request no cassette holds.
+const (
+	// SimulatorHeader names the profile and its version: "deepseek/v1".
+	SimulatorHeader = "Replaycheck-Simulator"
+	// RuleHeader names the profile rule that refused the request; an
+	// error answer without it is the simulator's own (a request it cannot
+	// read as a model call), not the provider's.
+	RuleHeader = "Replaycheck-Rule"
+)
+
 // Options configure a Simulator.
 type Options struct {
 	// Seed fixes the signing key. The key is an HMAC-SHA256 key derived from
@@ -83,7 +95,7 @@ func (s *Simulator) Sign(text string) string {
 // first that holds answers with its status and body); otherwise the
 // simulator generates a 200 answer in the dialect's shape, whole or streamed.
 func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Replaycheck-Simulator", fmt.Sprintf("%s/v%d", s.p.Name, s.p.Version))
+	w.Header().Set(SimulatorHeader, fmt.Sprintf("%s/v%d", s.p.Name, s.p.Version))
 	if r.Method != http.MethodPost {
 		s.fail(w, r, &clientError{http.StatusNotFound, fmt.Sprintf("no route for %s %s: the simulator answers POST model calls", r.Method, r.URL.Path)})
 		return

@@ -246,7 +246,7 @@ func (r *recorder) cell(ctx context.Context, t matrix.Target, p *providers.Profi
 	if capped {
 		opts.MaxRequests = r.budget
 	}
-	its, rec, err := scenario.Record(ctx, t, r.table, sc, opts)
+	its, rec, err := scenario.RecordWith(ctx, t, r.table, p, sc, opts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("%s/%s: interrupted; nothing written for this cell", t.ID, sc.Name)

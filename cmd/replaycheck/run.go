@@ -46,7 +46,7 @@ func ignoreColor(write func(io.Writer, *report.Matrix) error) matrixWriter {
 func runRun(ctx context.Context, std *streams, args []string) error {
 	f := newFlags("run",
 		"run [--target ID]... [--scenario S]... [--format table|md|json|junit|html] [--out DIR] [--cassettes DIR]\n"+
-			"       [--evidence DIR] [--providers DIR] [--color] [--engine CMD [--engine-timeout D]]",
+			"       [--evidence DIR] [--providers DIR] [--color] [--strict-replay] [--engine CMD [--engine-timeout D]]",
 		"Run replays the committed cassettes through every scenario with the route\n"+
 			"table and prints the route-by-route matrix: one row per target, one column\n"+
 			"per scenario, each cell pass, fail, unverified, n/a, known-fail or advisory,\n"+
@@ -66,6 +66,12 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			"capture, reproduction by the engine, and the simulator's fidelity; a cell\n"+
 			"they are evidence for shows rec, and fails when the real provider's\n"+
 			"answers contradict it.\n\n"+
+			"A request the cassette does not hold exactly is matched up to the\n"+
+			"differences its provider's profile declares ignorable (each citing its\n"+
+			"source), and failing that judged by the profile's simulator: the cell is\n"+
+			"then marked prof, its detail naming each rule and its source, and it is\n"+
+			"unverified only when neither can judge. --strict-replay answers only\n"+
+			"requests equal to a recorded one in canonical JSON.\n\n"+
 			"--engine checks another implementation instead of the reference engine:\n"+
 			"CMD is started once and answers every engine step over the engine\n"+
 			"protocol (JSON lines on stdin/stdout, protocol/README.md), while the\n"+
@@ -84,6 +90,7 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	var profileSet profileSetFlag
 	profileSet.register(f)
 	color := f.Bool("color", false, "colour the statuses of the table format")
+	strict := f.Bool("strict-replay", false, "answer only requests equal to a recorded one (no declared differences, no profile-judged fallback)")
 	var eng engineFlags
 	eng.register(f)
 	pos, err := f.parse(args)
@@ -118,7 +125,7 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	if err := checkDir(*cassettes); err != nil {
 		return err
 	}
-	r := &scenario.Runner{Matrix: mf, Profiles: profiles, CassetteDir: *cassettes}
+	r := &scenario.Runner{Matrix: mf, Profiles: profiles, CassetteDir: *cassettes, StrictReplay: *strict}
 	client, err := eng.start(ctx, f)
 	if err != nil {
 		return err

@@ -43,7 +43,7 @@ func Record(tb testing.TB, f *matrix.File, profiles map[string]*providers.Profil
 			if ok, _ := sc.Applies(target, p); !ok {
 				continue
 			}
-			its, rec, err := scenario.Record(context.Background(), target, &f.Table, sc, harness.RecordOptions{SendBaseURL: srv.URL + "/base"})
+			its, rec, err := scenario.RecordWith(context.Background(), target, &f.Table, p, sc, harness.RecordOptions{SendBaseURL: srv.URL + "/base"})
 			if err != nil {
 				srv.Close()
 				tb.Fatalf("%s/%s: %v", id, sc.Name, err)

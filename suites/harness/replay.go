@@ -29,14 +29,23 @@ type Miss struct {
 	// method and path, or -1 when there is none.
 	Nearest int
 	Diff    []jsondiff.Difference
+	// Unjudged says why the profile's simulator did not answer it either,
+	// "" when there was no simulator to ask.
+	Unjudged string
 }
 
 // Explain renders the miss for people.
 func (m Miss) Explain() string {
+	var s string
 	if m.Nearest < 0 {
-		return fmt.Sprintf("no recorded interaction for %s %s", m.Method, m.Path)
+		s = fmt.Sprintf("no recorded interaction for %s %s", m.Method, m.Path)
+	} else {
+		s = fmt.Sprintf("nearest recorded interaction is %d; request differs at:\n%s", m.Nearest, jsondiff.Format(m.Diff))
 	}
-	return fmt.Sprintf("nearest recorded interaction is %d; request differs at:\n%s", m.Nearest, jsondiff.Format(m.Diff))
+	if m.Unjudged != "" {
+		s += "\n" + m.Unjudged
+	}
+	return s
 }
 
 // A Replay is a replay-only HTTP transport over one cassette: go-vcr's
@@ -51,6 +60,9 @@ func (m Miss) Explain() string {
 type Replay struct {
 	Path string
 	File *File
+	// Matching widens matching beyond exact (see [Matching]); nil is strict
+	// replay.
+	Matching *Matching
 
 	vcr   *cassette.Cassette
 	canon map[string][]byte // recorded body → canonical form
@@ -59,6 +71,10 @@ type Replay struct {
 	misses []Miss
 	used   []bool
 	last   int // index of the last interaction served, -1 before any
+
+	norm     map[int][]byte // interaction → body with the declared differences out
+	loosened []LooseMatch
+	judged   []Judgement
 }
 
 type canonKey struct{}
@@ -144,7 +160,20 @@ func (r *Replay) RoundTrip(req *http.Request) (*http.Response, error) {
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	it, err := r.vcr.GetInteraction(req)
 	if errors.Is(err, cassette.ErrInteractionNotFound) {
+		if i, diffs := r.loose(req.Method, req.URL.Path, body); i >= 0 {
+			it = r.File.Interactions[i]
+			r.mu.Lock()
+			r.used[i], r.last = true, i
+			r.loosened = append(r.loosened, LooseMatch{Interaction: i, Differences: diffs})
+			r.mu.Unlock()
+			return it.GetHTTPResponse()
+		}
+		resp, why, ok := r.judge(req, body)
+		if ok {
+			return resp, nil
+		}
 		m := r.nearest(req.Method, req.URL.Path, body)
+		m.Unjudged = why
 		r.mu.Lock()
 		r.misses = append(r.misses, m)
 		r.mu.Unlock()
@@ -172,13 +201,18 @@ func (r *Replay) index(method, path string, c []byte) int {
 }
 
 // Lookup finds the recorded answer to a request without replaying it (used
-// to ask "what did the provider say to this other variant?").
+// to ask "what did the provider say to this other variant?"): an exact
+// match, or one up to the declared differences of [Replay.Matching]. It
+// never asks the fallback simulator: the question is what was recorded.
 func (r *Replay) Lookup(method, path string, body []byte) (*cassette.Interaction, bool) {
 	c, err := canonical(body)
 	if err != nil {
 		return nil, false
 	}
 	if i := r.index(method, path, c); i >= 0 {
+		return r.File.Interactions[i], true
+	}
+	if i, _ := r.loose(method, path, body); i >= 0 {
 		return r.File.Interactions[i], true
 	}
 	return nil, false
