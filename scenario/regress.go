@@ -78,6 +78,8 @@ func StripOpaque(m engine.Message) engine.Message {
 	opaque := func(it json.RawMessage) (json.RawMessage, bool) {
 		v := gjson.ParseBytes(it)
 		switch v.Get("type").Str {
+		case engine.CheckpointType:
+			return it, true // a checkpoint is not reasoning; only the newest one counts (checkpointRule)
 		case "reasoning.encrypted", "redacted_thinking":
 			return nil, false
 		case engine.RecordType:
