@@ -24,6 +24,7 @@ type htmlData struct {
 	Rows           []htmlRow
 	Details        []htmlCell
 	Evidence       *htmlEvidence
+	Curve          *htmlCurve
 }
 
 // htmlEvidence is the recorded-evidence section of the page.
@@ -121,6 +122,9 @@ func WriteHTML(w io.Writer, m *Matrix) error {
 	}
 	if m.Evidence != nil {
 		data.Evidence = &htmlEvidence{Evidence: m.Evidence, Summary: m.Evidence.Summary()}
+	}
+	if m.Curve != nil {
+		data.Curve = newHTMLCurve(m.Curve)
 	}
 	var b bytes.Buffer
 	if err := htmlPage.Execute(&b, data); err != nil {
