@@ -229,10 +229,10 @@ func nextAmp(s string, i int) int {
 
 // Elements and attributes that would make a browser fetch something.
 var (
-	fetchingElements   = []string{"script", "link", "img", "iframe", "object", "embed", "source", "audio", "video", "base", "form", "track", "picture"}
+	fetchingElements = []string{"script", "link", "img", "iframe", "object", "embed", "source", "audio", "video", "base", "form", "track", "picture"}
 	// svgElements are all an inline chart may hold: shapes and text, never
 	// <use>, <image>, <foreignObject>, <script> or links.
-	svgElements = []string{"svg", "title", "text", "line", "polyline"}
+	svgElements        = []string{"svg", "title", "text", "line", "polyline"}
 	fetchingAttributes = []string{"src", "srcset", "action", "formaction", "poster", "background", "data", "ping", "manifest"}
 	fetchingCSS        = []string{"url(", "@import", "@font-face", "image-set("}
 )
