@@ -55,18 +55,27 @@ func (c crashesOnMistral) Shape(ctx context.Context, s *engine.Session, d engine
 // misbehave at the first step as their name says. Every peer exits when
 // its input ends.
 func runPeer(name string) int {
-	if name == "reference" || name == "reference-crashes-on-mistral" {
+	if name == "reference" || name == "reference-crashes-on-mistral" || strings.HasPrefix(name, "regressed-") {
 		mf, err := matrix.Load("../matrix.yaml")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
 		var impl scenario.Implementation = scenario.Reference{Table: &mf.Table}
-		if name == "reference-crashes-on-mistral" {
+		modes := []string{"chat", "anthropic", "bedrock-converse", "gemini"}
+		switch {
+		case name == "reference-crashes-on-mistral":
 			impl = crashesOnMistral{impl}
+		case strings.HasPrefix(name, "regressed-"):
+			g, ok := regressedPeer(name, impl)
+			if !ok {
+				fmt.Fprintln(os.Stderr, "no such regressed peer:", name)
+				return 2
+			}
+			impl, modes = g, append(modes, "responses")
 		}
 		srv := &Server{Hello: Hello{Implementation: Implementation{Name: "reference-peer", Version: "1", Language: "go"}, Protocol: Version,
-			APIModes: []string{"chat", "anthropic", "bedrock-converse", "gemini"}}, Impl: impl}
+			APIModes: modes}, Impl: impl}
 		if err := srv.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

@@ -27,6 +27,7 @@ type htmlData struct {
 	// ProfileJudged is set when some cell's provenance is profile: the
 	// legend then explains its marker.
 	ProfileJudged bool
+	Curve         *htmlCurve
 }
 
 // htmlEvidence is the recorded-evidence section of the page.
@@ -125,6 +126,9 @@ func WriteHTML(w io.Writer, m *Matrix) error {
 	}
 	if m.Evidence != nil {
 		data.Evidence = &htmlEvidence{Evidence: m.Evidence, Summary: m.Evidence.Summary()}
+	}
+	if m.Curve != nil {
+		data.Curve = newHTMLCurve(m.Curve)
 	}
 	var b bytes.Buffer
 	if err := htmlPage.Execute(&b, data); err != nil {

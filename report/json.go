@@ -9,7 +9,7 @@ import (
 
 // WriteJSON writes m as matrix.json: the object {"implementation", "targets", "scenarios",
 // "cells"} (implementation omitted when m names none, and "evidence" when the matrix has a
-// recorded-evidence section) indented by two spaces, cells in target × scenario order, empty
+// recorded-evidence section, "curve" when it has a quality curve) indented by two spaces, cells in target × scenario order, empty
 // lists as [] (never null), optional fields omitted when empty, and <, > and & left unescaped
 // so provider errors stay readable. [ReadJSON] reads it back.
 func WriteJSON(w io.Writer, m *Matrix) error {
@@ -35,6 +35,7 @@ func WriteJSON(w io.Writer, m *Matrix) error {
 			Unreadable: ev.Unreadable,
 		}
 	}
+	out.Curve = m.Curve
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

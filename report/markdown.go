@@ -63,6 +63,9 @@ func WriteMarkdown(w io.Writer, m *Matrix) error {
 	for _, c := range cells {
 		writeMarkdownDetail(&b, c)
 	}
+	if m.Curve != nil {
+		writeMarkdownCurve(&b, m.Curve)
+	}
 	if m.Evidence != nil {
 		writeMarkdownEvidence(&b, m.Evidence)
 	}

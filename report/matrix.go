@@ -16,6 +16,9 @@ type Matrix struct {
 	// Evidence is the recorded-evidence section; nil when the matrix was
 	// built without looking for imported recordings.
 	Evidence *Evidence `json:"evidence,omitempty"`
+	// Curve is the post-compaction quality curve; nil when the matrix was
+	// built without running it (make reports runs it).
+	Curve *QualityCurve `json:"curve,omitempty"`
 }
 
 // Implementation names a replay implementation, as it names itself in the

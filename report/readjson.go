@@ -24,6 +24,7 @@ func ReadJSON(r io.Reader) (*Matrix, error) {
 		Scenarios      *[]string       `json:"scenarios"`
 		Cells          *[]Cell         `json:"cells"`
 		Evidence       *Evidence       `json:"evidence"`
+		Curve          *QualityCurve   `json:"curve"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -42,7 +43,7 @@ func ReadJSON(r io.Reader) (*Matrix, error) {
 	case doc.Cells == nil:
 		return nil, errors.New("cells: missing or null (want an array of cells)")
 	}
-	m := &Matrix{Implementation: doc.Implementation, Targets: *doc.Targets, Scenarios: *doc.Scenarios, Cells: *doc.Cells, Evidence: doc.Evidence}
+	m := &Matrix{Implementation: doc.Implementation, Targets: *doc.Targets, Scenarios: *doc.Scenarios, Cells: *doc.Cells, Evidence: doc.Evidence, Curve: doc.Curve}
 	if ev := m.Evidence; ev != nil && (ev.Targets == nil || ev.Exchanges == nil || ev.Profiles == nil) {
 		return nil, errors.New("evidence: targets, exchanges and profiles are arrays (empty, never missing or null)")
 	}

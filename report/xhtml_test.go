@@ -158,12 +158,13 @@ func (p *xhtmlParser) parse() (*hnode, error) {
 	return doc.kids[0], nil
 }
 
-// name reads a lowercase element or attribute name.
+// name reads an element or attribute name: lowercase, as HTML writes
+// them, except inside one (inline SVG's viewBox).
 func (p *xhtmlParser) name() string {
 	start := p.pos
 	for p.pos < len(p.src) {
 		c := p.src[p.pos]
-		if c >= 'a' && c <= 'z' || p.pos > start && (c >= '0' && c <= '9' || c == '-') {
+		if c >= 'a' && c <= 'z' || p.pos > start && (c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
 			p.pos++
 			continue
 		}

@@ -3,6 +3,7 @@
 package suites_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -125,6 +126,10 @@ var _ = ReportAfterSuite("the route-by-route matrix", func(r Report) {
 		if !complete {
 			Fail(fmt.Sprintf("%s is set but only %d of %d cells ran: reports are written from the whole matrix", envReports, len(m.Cells), len(m.Targets)*len(m.Scenarios)))
 		}
+		// The post-compaction quality curve: a long session per target
+		// against its profile's simulator (scenario.QualityCurve).
+		m.Curve, err = scenario.QualityCurve(context.Background(), runner.Matrix, runner.Profiles)
+		Expect(err).NotTo(HaveOccurred())
 		Expect(report.WriteDir(dir, m)).To(Succeed())
 	} else if compareWithCommitted {
 		Expect(compareCommitted(committedMatrix, m, complete)).To(Succeed())

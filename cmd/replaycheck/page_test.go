@@ -150,7 +150,7 @@ func parsePage(src string) (*pageNode, error) {
 // pageName returns the lowercase name at the start of s.
 func pageName(s string) string {
 	i := 0
-	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || i > 0 && (s[i] >= '0' && s[i] <= '9' || s[i] == '-')) {
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || i > 0 && (s[i] >= 'A' && s[i] <= 'Z' || s[i] >= '0' && s[i] <= '9' || s[i] == '-')) {
 		i++
 	}
 	return s[:i]
@@ -229,7 +229,10 @@ func nextAmp(s string, i int) int {
 
 // Elements and attributes that would make a browser fetch something.
 var (
-	fetchingElements   = []string{"script", "link", "img", "iframe", "object", "embed", "source", "audio", "video", "base", "form", "track", "picture", "svg"}
+	fetchingElements = []string{"script", "link", "img", "iframe", "object", "embed", "source", "audio", "video", "base", "form", "track", "picture"}
+	// svgElements are all an inline chart may hold: shapes and text, never
+	// <use>, <image>, <foreignObject>, <script> or links.
+	svgElements        = []string{"svg", "title", "text", "line", "polyline"}
 	fetchingAttributes = []string{"src", "srcset", "action", "formaction", "poster", "background", "data", "ping", "manifest"}
 	fetchingCSS        = []string{"url(", "@import", "@font-face", "image-set("}
 )
@@ -253,6 +256,16 @@ func pageProblems(page string, m *report.Matrix) []string {
 	for _, el := range elements {
 		if slices.Contains(fetchingElements, el.tag) {
 			add("<%s> fetches or runs something", el.tag)
+		}
+		if el.tag == "svg" {
+			for _, in := range el.all() {
+				if !slices.Contains(svgElements, in.tag) {
+					add("<svg> holds <%s>, which is not a plain shape or text", in.tag)
+				}
+				if in.attrs["href"] != "" || in.attrs["xlink:href"] != "" {
+					add("<svg> links out from <%s>", in.tag)
+				}
+			}
 		}
 		if el.tag == "meta" && el.attrs["http-equiv"] != "" {
 			add("<meta http-equiv=%q>", el.attrs["http-equiv"])
@@ -419,6 +432,9 @@ func TestPageProblems(t *testing.T) {
 		{"a stylesheet link is refused", func(s string) string {
 			return strings.Replace(s, "</head>", `<link rel="stylesheet" href="https://fonts.example/css"/></head>`, 1)
 		}, "<link> fetches or runs something"},
+		{"a chart that links out is refused", func(s string) string {
+			return strings.Replace(s, "</body>", `<svg viewBox="0 0 1 1"><image href="https://cdn.example/x.png"></image></svg></body>`, 1)
+		}, "<svg> holds <image>, which is not a plain shape or text"},
 		{"a web font is refused", func(s string) string {
 			return strings.Replace(s, "</style>", "@font-face { font-family: x; src: url(https://fonts.example/x.woff2); }</style>", 1)
 		}, "CSS with url( fetches something"},
