@@ -97,6 +97,10 @@ func hostMatchesAny(hostname string, domains []string) bool {
 	return false
 }
 
+// IsLocal reports whether hostname is a local endpoint under the rule
+// ([Hostname] gives the hostname of a base URL).
+func (l LocalRule) IsLocal(hostname string) bool { return l.isLocalHost(hostname) }
+
 // isLocalHost applies the local-endpoint rule of the route table to a
 // hostname: an exact local name, a local suffix, or (when enabled) a
 // loopback, private, link-local or unspecified IP address.

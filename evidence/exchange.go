@@ -31,6 +31,12 @@ func exchanges(c *Cassette) []*exchange {
 		e := importer.Exchange{Method: it.Request.Method, URL: it.Request.URL, RequestBody: []byte(it.Request.Body),
 			Status: it.Response.Code, ResponseHeaders: http.Header(it.Response.Headers)}
 		x.route, _ = importer.RouteOf(e)
+		if mode := c.File.Provenance.Source.ResponseOnly; mode != "" && it.Request.URL == "" {
+			// no request was recorded: the answer's framing says whether it streamed
+			ct := strings.ToLower(http.Header(it.Response.Headers).Get("Content-Type"))
+			x.route = importer.Route{Mode: engine.APIMode(mode),
+				Stream: strings.HasPrefix(ct, "text/event-stream") || strings.HasPrefix(ct, "application/vnd.amazon.eventstream")}
+		}
 		if x.route.Model == "" {
 			x.route.Model = c.Target.Route.Model
 		}
@@ -53,9 +59,9 @@ func (x *exchange) engineRoute() engine.Route {
 	return r
 }
 
-// describe is "METHOD host/path".
+// describe is "METHOD host/path", or "response only (<mode>)".
 func (x *exchange) describe() string {
-	e := importer.Exchange{Method: x.it.Request.Method, URL: x.it.Request.URL}
+	e := importer.Exchange{Method: x.it.Request.Method, URL: x.it.Request.URL, Mode: x.route.Mode}
 	return e.Describe()
 }
 
