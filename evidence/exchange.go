@@ -21,13 +21,16 @@ type exchange struct {
 	it            *cassette.Interaction
 	// route is what the request says: api mode, base URL, model, stream.
 	route importer.Route
+	// date is the day the recording says it was made (YYYY-MM-DD), "" when
+	// it does not say: the simulator answers with the rules of that day.
+	date string
 }
 
 // exchanges lists a cassette's interactions.
 func exchanges(c *Cassette) []*exchange {
 	var out []*exchange
 	for i, it := range c.File.Interactions {
-		x := &exchange{c: c, index: i, source: c.File.Provenance.Source.Interactions[i], it: it}
+		x := &exchange{c: c, index: i, source: c.File.Provenance.Source.Interactions[i], it: it, date: c.File.Provenance.Date}
 		e := importer.Exchange{Method: it.Request.Method, URL: it.Request.URL, RequestBody: []byte(it.Request.Body),
 			Status: it.Response.Code, ResponseHeaders: http.Header(it.Response.Headers)}
 		x.route, _ = importer.RouteOf(e)
