@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"net/netip"
 	"slices"
 	"strings"
 )
@@ -80,6 +81,13 @@ type LocalRule struct {
 	Hostnames        []string
 	Suffixes         []string
 	PrivateAddresses bool
+	// Dotless makes a hostname without a dot local: a docker-compose
+	// service or a container name (http://vllm:8000) resolves only on the
+	// machine's own network.
+	Dotless bool
+	// Ranges are further address ranges that are local (the Tailscale
+	// CGNAT range 100.64.0.0/10).
+	Ranges []netip.Prefix
 }
 
 // A Match selects routes: when Providers or Hosts are given, the lower-cased
