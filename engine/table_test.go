@@ -170,6 +170,16 @@ func TestDecideFlagsAndNativeFields(t *testing.T) {
 		{engine.Route{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", Model: "google/gemini-3-pro"}, nil, []string{"gemini"}, "Gemini models read the Gemini fields"},
 		{engine.Route{Provider: "copilot", BaseURL: "https://api.githubcopilot.com", Model: "gemini-3-pro"}, nil, []string{"copilot", "gemini"}, "Copilot with a Gemini model reads both, sorted"},
 		{engine.Route{Provider: "fireworks", BaseURL: "https://api.fireworks.ai/inference/v1", Model: "claude"}, nil, nil, "no native fields elsewhere"},
+		{engine.Route{Provider: "custom", BaseURL: "https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/endpoints/openapi", Model: "projects/p/endpoints/1234"},
+			nil, []string{"gemini"}, "Gemini on Vertex by its regional host, though the tuned model's id says nothing of Gemini"},
+		{engine.Route{Provider: "vertex", BaseURL: "https://aiplatform.googleapis.com/v1/projects/p/locations/global/endpoints/openapi", Model: "tuned-1"}, nil, []string{"gemini"},
+			"Gemini on Vertex's global host"},
+		{engine.Route{Provider: "vertex", BaseURL: "https://vertex-proxy.example/v1/projects/p/locations/global/endpoints/openapi", Model: "tuned-1"}, nil, []string{"gemini"},
+			"the Vertex provider id behind a proxy host"},
+		{engine.Route{Provider: "vertex", APIMode: engine.ModeAnthropic, BaseURL: "https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models", Model: "claude-opus-4-6"},
+			nil, nil, "Claude on Vertex reads no Gemini fields"},
+		{engine.Route{Provider: "custom", BaseURL: "https://evil.example/us-central1-aiplatform.googleapis.com/endpoints/openapi", Model: "m"}, nil, nil,
+			"a Vertex host written into a path is no Vertex host"},
 	}
 	for _, tt := range tests {
 		d := table.Decide(tt.route, 0)

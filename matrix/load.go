@@ -409,7 +409,7 @@ func loadNativeFields(w walker, top map[string]*yaml.Node, f *File) error {
 		return err
 	}
 	for _, it := range items {
-		m, err := w.mapping(it, "native field rule", "field", "providers", "hosts", "models")
+		m, err := w.mapping(it, "native field rule", "field", "providers", "hosts", "host_patterns", "paths", "models")
 		if err != nil {
 			return err
 		}
@@ -421,6 +421,9 @@ func loadNativeFields(w walker, top map[string]*yaml.Node, f *File) error {
 			return w.errf(it, "native field rule: unknown field %q (want %s or %s)", r.Field, engine.NativeGemini, engine.NativeCopilot)
 		}
 		if r.Match, err = w.match(m, "native field "+r.Field); err != nil {
+			return err
+		}
+		if r.Match.HostPatterns, r.Match.Paths, err = w.patternsAndPaths(m, "native field "+r.Field); err != nil {
 			return err
 		}
 		if len(r.Match.Providers)+len(r.Match.Hosts)+len(r.Match.Models) == 0 {

@@ -87,9 +87,11 @@ func TestCommittedMatrixLoads(t *testing.T) {
 
 	var native []string
 	for _, r := range f.Table.NativeFields {
-		native = append(native, r.Field+":"+strings.Join(r.Match.Providers, ",")+"/"+strings.Join(r.Match.Hosts, ",")+"/"+strings.Join(r.Match.Models, ","))
+		native = append(native, r.Field+":"+strings.Join(r.Match.Providers, ",")+"/"+strings.Join(append(r.Match.Hosts, r.Match.HostPatterns...), ",")+"/"+strings.Join(r.Match.Models, ",")+
+			strings.Join(r.Match.Paths, ","))
 	}
-	if got := strings.Join(native, " "); got != "gemini://gemini,gemma gemini:gemini/generativelanguage.googleapis.com/ copilot:/githubcopilot.com/" {
+	if got := strings.Join(native, " "); got != "gemini://gemini,gemma gemini:gemini/generativelanguage.googleapis.com/ "+
+		"gemini:vertex,vertex-ai,google-vertex/aiplatform.googleapis.com,*-aiplatform.googleapis.com//endpoints/openapi,/publishers/google copilot:/githubcopilot.com/" {
 		t.Errorf("native fields %s", got)
 	}
 
