@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -97,8 +97,13 @@ func hostMatchesAny(hostname string, domains []string) bool {
 	return false
 }
 
+// IsLocal reports whether hostname is a local endpoint under the rule
+// ([Hostname] gives the hostname of a base URL).
+func (l LocalRule) IsLocal(hostname string) bool { return l.isLocalHost(hostname) }
+
 // isLocalHost applies the local-endpoint rule of the route table to a
-// hostname: an exact local name, a local suffix, or (when enabled) a
+// hostname: an exact local name, a local suffix, a dotless name (when
+// enabled), an address in one of the rule's ranges, or (when enabled) a
 // loopback, private, link-local or unspecified IP address.
 func (l LocalRule) isLocalHost(hostname string) bool {
 	if hostname == "" {
@@ -114,12 +119,15 @@ func (l LocalRule) isLocalHost(hostname string) bool {
 			return true
 		}
 	}
-	if !l.PrivateAddresses {
-		return false
+	addr, err := netip.ParseAddr(strings.Trim(hostname, "[]"))
+	if err != nil {
+		return l.Dotless && !strings.Contains(hostname, ".")
 	}
-	ip := net.ParseIP(strings.Trim(hostname, "[]"))
-	if ip == nil {
-		return false
+	addr = addr.Unmap()
+	for _, r := range l.Ranges {
+		if r.Contains(addr) {
+			return true
+		}
 	}
-	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified()
+	return l.PrivateAddresses && (addr.IsLoopback() || addr.IsPrivate() || addr.IsLinkLocalUnicast() || addr.IsUnspecified())
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"net/netip"
 	"slices"
 	"strings"
 )
@@ -80,22 +81,56 @@ type LocalRule struct {
 	Hostnames        []string
 	Suffixes         []string
 	PrivateAddresses bool
+	// Dotless makes a hostname without a dot local: a docker-compose
+	// service or a container name (http://vllm:8000) resolves only on the
+	// machine's own network.
+	Dotless bool
+	// Ranges are further address ranges that are local (the Tailscale
+	// CGNAT range 100.64.0.0/10).
+	Ranges []netip.Prefix
 }
 
-// A Match selects routes: when Providers or Hosts are given, the lower-cased
-// provider id must be one of Providers or the host must match one of Hosts;
-// when Models are given, the lower-cased model must contain one of them.
-// Both groups must hold.
+// A Match selects routes: when Providers, Hosts or HostPatterns are given,
+// the lower-cased provider id must be one of Providers or the host must
+// match one of Hosts or HostPatterns; when Models are given, the
+// lower-cased model must contain one of them. Both groups must hold, and
+// [Match.MatchesRoute] also checks Paths.
 type Match struct {
 	Providers []string
 	Hosts     []string
-	Models    []string
+	// HostPatterns are host patterns as in [EndpointMatch] ("*" for part
+	// of one label: "*-aiplatform.googleapis.com").
+	HostPatterns []string
+	Models       []string
+	// Paths, when given, must hold for the route's base URL: one of them
+	// is a run of its whole path segments (as in [EndpointMatch]).
+	Paths []string
 }
 
-// Matches applies the match to a route.
+// MatchesRoute applies the match, paths included, to a route.
+func (m Match) MatchesRoute(lowerProvider, host, lowerModel, baseURL string) bool {
+	if !m.Matches(lowerProvider, host, lowerModel) {
+		return false
+	}
+	if len(m.Paths) == 0 {
+		return true
+	}
+	segs := pathSegments(baseURL)
+	for _, p := range m.Paths {
+		if containsRun(segs, strings.Split(strings.Trim(p, "/"), "/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// Matches applies the match to a route, leaving out Paths.
 func (m Match) Matches(lowerProvider, host, lowerModel string) bool {
-	if len(m.Providers) > 0 || len(m.Hosts) > 0 {
+	if len(m.Providers) > 0 || len(m.Hosts) > 0 || len(m.HostPatterns) > 0 {
 		ok := hostMatchesAny(host, m.Hosts)
+		for _, hp := range m.HostPatterns {
+			ok = ok || HostPatternMatches(host, hp)
+		}
 		for _, p := range m.Providers {
 			ok = ok || lowerProvider == p
 		}
@@ -231,7 +266,7 @@ func (t *Table) Decide(r Route, rejected CarrierSet) Decision {
 	}
 	seen := map[string]bool{}
 	for _, n := range t.NativeFields {
-		if !seen[n.Field] && n.Match.Matches(lp, host, lm) {
+		if !seen[n.Field] && n.Match.MatchesRoute(lp, host, lm, r.BaseURL) {
 			seen[n.Field] = true
 			d.NativeFields = append(d.NativeFields, n.Field)
 			d.Reasons = append(d.Reasons, "route reads the private "+n.Field+" fields")

@@ -70,6 +70,11 @@ func TestDecideCarrierRoutes(t *testing.T) {
 		{"vllm", "http://[fe80::1]:8000/v1", "m", "default-local", R, false, "a link-local address is local"},
 		{"x", "http://gpu-box.local:1234/v1", "m", "default-local", R, false, "*.local is local"},
 		{"x", "http://vllm.svc.internal/v1", "m", "default-local", R, false, "*.internal is local"},
+		{"x", "http://vllm:8000/v1", "m", "default-local", R, false, "a dotless hostname (a docker-compose service) is local"},
+		{"x", "http://100.101.102.103:11434/v1", "m", "default-local", R, false, "the Tailscale CGNAT range 100.64.0.0/10 is local"},
+		{"x", "http://[::ffff:100.64.0.1]:8000/v1", "m", "default-local", R, false, "an IPv4-mapped Tailscale address is local"},
+		{"x", "http://100.128.0.1:8000/v1", "m", "default", RC, false, "just past 100.127.255.255 is a public address"},
+		{"x", "http://[2001:db8::1]:8000/v1", "m", "default", RC, false, "a dotless IPv6 address is an address, not a name"},
 		{"zai", "https://api.z.ai/api/paas/v4", "glm-5.3", "default", RC, false, "GLM takes the default"},
 		{"openai-api", "https://api.openai.com/v1", "gpt-5", "default", RC, false, "OpenAI takes the default"},
 		{"deepseek", "https://api.deepseek.com/v1", "deepseek-v4-flash", "default", RC, true, "DeepSeek direct: default carriers plus the pad"},
@@ -165,6 +170,16 @@ func TestDecideFlagsAndNativeFields(t *testing.T) {
 		{engine.Route{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", Model: "google/gemini-3-pro"}, nil, []string{"gemini"}, "Gemini models read the Gemini fields"},
 		{engine.Route{Provider: "copilot", BaseURL: "https://api.githubcopilot.com", Model: "gemini-3-pro"}, nil, []string{"copilot", "gemini"}, "Copilot with a Gemini model reads both, sorted"},
 		{engine.Route{Provider: "fireworks", BaseURL: "https://api.fireworks.ai/inference/v1", Model: "claude"}, nil, nil, "no native fields elsewhere"},
+		{engine.Route{Provider: "custom", BaseURL: "https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/endpoints/openapi", Model: "projects/p/endpoints/1234"},
+			nil, []string{"gemini"}, "Gemini on Vertex by its regional host, though the tuned model's id says nothing of Gemini"},
+		{engine.Route{Provider: "vertex", BaseURL: "https://aiplatform.googleapis.com/v1/projects/p/locations/global/endpoints/openapi", Model: "tuned-1"}, nil, []string{"gemini"},
+			"Gemini on Vertex's global host"},
+		{engine.Route{Provider: "vertex", BaseURL: "https://vertex-proxy.example/v1/projects/p/locations/global/endpoints/openapi", Model: "tuned-1"}, nil, []string{"gemini"},
+			"the Vertex provider id behind a proxy host"},
+		{engine.Route{Provider: "vertex", APIMode: engine.ModeAnthropic, BaseURL: "https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models", Model: "claude-opus-4-6"},
+			nil, nil, "Claude on Vertex reads no Gemini fields"},
+		{engine.Route{Provider: "custom", BaseURL: "https://evil.example/us-central1-aiplatform.googleapis.com/endpoints/openapi", Model: "m"}, nil, nil,
+			"a Vertex host written into a path is no Vertex host"},
 	}
 	for _, tt := range tests {
 		d := table.Decide(tt.route, 0)

@@ -49,6 +49,13 @@ func answerCarriers(mode engine.APIMode, body []byte, stream bool) ([]carrier, e
 	switch {
 	case mode == engine.ModeBedrockConverse && stream:
 		return converseStreamCarriers(body)
+	case mode == engine.ModeGemini && stream && bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")):
+		// streamGenerateContent without alt=sse: one JSON array of chunks.
+		doc := gjson.ParseBytes(body)
+		if !gjson.ValidBytes(body) || !doc.IsArray() {
+			return nil, fmt.Errorf("the answer is not a JSON array of chunks")
+		}
+		return streamCarriers(mode, doc.Array()), nil
 	case stream:
 		events, err := sse.Events(bytes.NewReader(body))
 		if err != nil {

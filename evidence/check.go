@@ -47,7 +47,9 @@ func Run(in Inputs) (*report.Evidence, error) {
 	perCassette := make([][]*exchange, len(cs))
 	for i := range cs {
 		perCassette[i] = exchanges(&cs[i])
-		byTarget[cs[i].Target.ID] = append(byTarget[cs[i].Target.ID], perCassette[i]...)
+		if cs[i].Dialect == "" {
+			byTarget[cs[i].Target.ID] = append(byTarget[cs[i].Target.ID], perCassette[i]...)
+		}
 	}
 	for _, t := range in.Matrix.Targets {
 		if in.Targets != nil && !slices.Contains(in.Targets, t.ID) {
@@ -69,6 +71,15 @@ func Run(in Inputs) (*report.Evidence, error) {
 			dia = nil
 		}
 		xs := perCassette[i]
+		if c.Dialect != "" {
+			for k, x := range xs {
+				check, _ := captureCheck(dia, mode, x)
+				check.Scenarios = nil // it backs no cell: no target took it
+				ev.DialectOnly = append(ev.DialectOnly, report.DialectCapture{Cassette: c.Name, Interaction: k, Dialect: string(c.Dialect),
+					Source: x.citation(), Capture: check})
+			}
+			continue
+		}
 		r := &reproduction{table: in.table(), dia: dia, mode: mode, xs: xs, captured: make([]capture, len(xs)),
 			accepted: buildIndex(mode, byTarget[c.Target.ID])}
 		checks := make([]report.Check, len(xs))

@@ -21,16 +21,25 @@ type exchange struct {
 	it            *cassette.Interaction
 	// route is what the request says: api mode, base URL, model, stream.
 	route importer.Route
+	// date is the day the recording says it was made (YYYY-MM-DD), "" when
+	// it does not say: the simulator answers with the rules of that day.
+	date string
 }
 
 // exchanges lists a cassette's interactions.
 func exchanges(c *Cassette) []*exchange {
 	var out []*exchange
 	for i, it := range c.File.Interactions {
-		x := &exchange{c: c, index: i, source: c.File.Provenance.Source.Interactions[i], it: it}
+		x := &exchange{c: c, index: i, source: c.File.Provenance.Source.Interactions[i], it: it, date: c.File.Provenance.Date}
 		e := importer.Exchange{Method: it.Request.Method, URL: it.Request.URL, RequestBody: []byte(it.Request.Body),
 			Status: it.Response.Code, ResponseHeaders: http.Header(it.Response.Headers)}
 		x.route, _ = importer.RouteOf(e)
+		if mode := c.File.Provenance.Source.ResponseOnly; mode != "" && it.Request.URL == "" {
+			// no request was recorded: the answer's framing says whether it streamed
+			ct := strings.ToLower(http.Header(it.Response.Headers).Get("Content-Type"))
+			x.route = importer.Route{Mode: engine.APIMode(mode),
+				Stream: strings.HasPrefix(ct, "text/event-stream") || strings.HasPrefix(ct, "application/vnd.amazon.eventstream")}
+		}
 		if x.route.Model == "" {
 			x.route.Model = c.Target.Route.Model
 		}
@@ -53,9 +62,9 @@ func (x *exchange) engineRoute() engine.Route {
 	return r
 }
 
-// describe is "METHOD host/path".
+// describe is "METHOD host/path", or "response only (<mode>)".
 func (x *exchange) describe() string {
-	e := importer.Exchange{Method: x.it.Request.Method, URL: x.it.Request.URL}
+	e := importer.Exchange{Method: x.it.Request.Method, URL: x.it.Request.URL, Mode: x.route.Mode}
 	return e.Describe()
 }
 

@@ -26,9 +26,12 @@ var signatureKinds = []string{providers.ConditionSignatureInvalid, providers.Con
 var ruleInLog = regexp.MustCompile(`-> \d+ rule (\S+)`)
 
 // fidelityCheck runs check 3 on an exchange: the profile's simulator
-// answers the recorded request in-process (no listener, no network), and
-// its status — and, for a 4xx, its error wording — must agree with the
-// recorded answer.
+// answers the recorded request in-process (no listener, no network), with
+// the rules that held on the recording's day and for its model, and its
+// status — and, for a 4xx, its error wording — must agree with the
+// recorded answer. A refusal the profile declares a generation failure
+// (the model's output failed, not the request) is unverifiable: no
+// request shape predicts it.
 func fidelityCheck(p *providers.Profile, x *exchange) report.Check {
 	notChecked := func(format string, args ...any) report.Check {
 		return report.Check{Verdict: report.VerdictNotChecked, Detail: fmt.Sprintf(format, args...)}
@@ -40,7 +43,7 @@ func fidelityCheck(p *providers.Profile, x *exchange) report.Check {
 		return notChecked("the target names no provider profile")
 	}
 	var log []string
-	s, err := sim.New(p, sim.Options{Seed: simSeed, Logf: func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }})
+	s, err := sim.New(p, sim.Options{Seed: simSeed, Date: x.date, Logf: func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }})
 	if err != nil {
 		return notChecked("%v", err)
 	}
@@ -66,6 +69,13 @@ func fidelityCheck(p *providers.Profile, x *exchange) report.Check {
 	recMsg, simMsg := errorMessage([]byte(x.it.Response.Body)), errorMessage(w.Body.Bytes())
 	if got >= 400 && rule == "" && strings.HasPrefix(simMsg, "sim "+p.Name+": ") {
 		return notChecked("the simulator cannot read the recorded request (%d): %s", got, shorten(simMsg))
+	}
+	if g, ok := p.Failure(want, []byte(x.it.Response.Body)); ok && got < 400 {
+		c.Rule = g.ID
+		c.Verdict = report.VerdictUnverifiable
+		c.Detail = fmt.Sprintf("recorded %d %s (%q): generation failure %s of profile %s — the model's output failed, which no request shape predicts; the simulator answered %d",
+			want, g.Code, shorten(recMsg), g.ID, p.Name, got)
+		return c
 	}
 	switch {
 	case got == want && got < 400:

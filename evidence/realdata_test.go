@@ -45,6 +45,9 @@ func TestRealdata(t *testing.T) {
 	for _, x := range ev.Exchanges {
 		byID[x.ID()] = x
 	}
+	for _, d := range ev.DialectOnly {
+		byID[d.ID()] = report.EvidenceExchange{Cassette: d.Cassette, Interaction: d.Interaction, Capture: d.Capture}
+	}
 	var b strings.Builder
 	seen := map[string]bool{}
 	for _, r := range results {
@@ -119,21 +122,31 @@ func writeOutcome(b *strings.Builder, r importer.Result, out string, byID map[st
 	for i, p := range r.Placements {
 		e := r.Recording.Exchanges[i]
 		fmt.Fprintf(b, "  #%d %s -> %d: ", e.Index, e.Describe(), e.Status)
-		if p.Target == "" {
+		dir := p.Target
+		switch {
+		case p.DialectOnly():
+			fmt.Fprintf(b, "%s\n", p.Note)
+			dir = "_dialect-" + string(p.Dialect)
+		case p.Target == "":
 			fmt.Fprintf(b, "unplaced: %s\n", p.Unplaced)
 			continue
+		default:
+			fmt.Fprintf(b, "target %s", p.Target)
+			if p.Note != "" {
+				fmt.Fprintf(b, " (%s)", p.Note)
+			}
+			b.WriteString("\n")
 		}
-		fmt.Fprintf(b, "target %s", p.Target)
-		if p.Note != "" {
-			fmt.Fprintf(b, " (%s)", p.Note)
-		}
-		b.WriteString("\n")
-		k := position[p.Target]
-		position[p.Target]++
+		k := position[dir]
+		position[dir]++
 		name := importer.Name(r.Entry.Rel)
-		x, ok := byID[fmt.Sprintf("%s/%s/%s.yaml#%d", p.Target, harness.RecordedDir, name, k)]
+		x, ok := byID[fmt.Sprintf("%s/%s/%s.yaml#%d", dir, harness.RecordedDir, name, k)]
 		if !ok {
 			b.WriteString("     (not checked: the cassette was not written)\n")
+			continue
+		}
+		if p.DialectOnly() {
+			fmt.Fprintf(b, "     capture: %s: %s\n", x.Capture.Verdict, x.Capture.Detail)
 			continue
 		}
 		for _, c := range []struct {

@@ -12,7 +12,8 @@ import (
 
 // Responses conversations written for these tests (no provider recorded
 // them): a reasoning item leads to a function call; the client replays
-// the output items and the call's output.
+// the output items, without their output status as the recorded clients
+// do, and the call's output.
 const (
 	responsesURL = "https://api.openai.com/v1/responses"
 	rsTurn1      = `{"model":"gpt-5.1","store":false,"include":["reasoning.encrypted_content"],"input":[{"role":"user","content":"Is the cache warm?"}]}`
@@ -21,7 +22,7 @@ const (
 		`{"id":"fc_1","type":"function_call","status":"completed","arguments":"{}","call_id":"call_1","name":"lookup"}]}`
 	rsTurn2 = `{"model":"gpt-5.1","store":false,"include":["reasoning.encrypted_content"],"input":[{"role":"user","content":"Is the cache warm?"},` +
 		`{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Check the notes."}],"encrypted_content":"gAAAAABenc1"},` +
-		`{"id":"fc_1","type":"function_call","status":"completed","arguments":"{}","call_id":"call_1","name":"lookup"},` +
+		`{"id":"fc_1","type":"function_call","arguments":"{}","call_id":"call_1","name":"lookup"},` +
 		`{"type":"function_call_output","call_id":"call_1","output":"warm"}]}`
 	rsAnswer2 = `{"id":"resp_2","object":"response","status":"completed","model":"gpt-5.1","output":[` +
 		`{"id":"msg_2","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","annotations":[],"text":"Yes."}]}]}`

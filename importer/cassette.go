@@ -6,55 +6,77 @@ import (
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
-	"github.com/replaycheck/replaycheck/engine/dialects"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/suites/harness"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
-// A Cassette is the imported cassette of one target.
+// A Cassette is the imported cassette of one target, or of one dialect
+// for response-only exchanges no target takes.
 type Cassette struct {
 	// Target is the target id; the cassette belongs at
-	// harness.RecordedPath(dir, Target, name).
+	// harness.RecordedPath(dir, Target, name). "" for a dialect-only one.
 	Target string
-	File   *harness.File
+	// Dialect is the api mode of a dialect-only cassette, which belongs at
+	// harness.DialectOnlyPath(dir, Dialect, name).
+	Dialect engine.APIMode
+	File    *harness.File
 }
 
-// Cassettes builds one cassette per target that took exchanges of rec:
-// the placed exchanges in source order, scrubbed exactly as `record`
+// Path returns where the cassette belongs below dir, named name.
+func (c Cassette) Path(dir, name string) string {
+	if c.Dialect != "" {
+		return harness.DialectOnlyPath(dir, string(c.Dialect), name)
+	}
+	return harness.RecordedPath(dir, c.Target, name)
+}
+
+// Cassettes builds one cassette per target that took exchanges of rec
+// (and one per dialect that response-only exchanges no target takes went
+// to): the placed exchanges in source order, scrubbed exactly as `record`
 // scrubs ([harness.Scrub]: only Content-Type headers stay, credential
 // query parameters go), with recorded provenance citing src and saying
 // where each of the source's other exchanges went. A response-only
-// fixture's exchange gets the request line the target's dialect would
-// send, with an empty body. Cassettes fails, naming the file and the
-// source interaction, when a scrubbed interaction still holds something
-// that looks like a credential: then nothing of rec is written.
+// fixture's exchange keeps the empty request line it was recorded with:
+// its provenance names its api mode instead of a host. Cassettes fails,
+// naming the file and the source interaction, when a scrubbed interaction
+// still holds something that looks like a credential: then nothing of
+// rec is written.
 func Cassettes(rec *Recording, places []Placement, mf *matrix.File, src Source) ([]Cassette, error) {
+	key := func(p Placement) string {
+		if p.DialectOnly() {
+			return "dialect " + string(p.Dialect)
+		}
+		return p.Target
+	}
 	var order []string
-	byTarget := map[string][]int{}
+	byKey := map[string][]int{}
 	for i, p := range places {
-		if p.Target == "" {
+		if p.Target == "" && !p.DialectOnly() {
 			continue
 		}
-		if _, ok := byTarget[p.Target]; !ok {
-			order = append(order, p.Target)
+		k := key(p)
+		if _, ok := byKey[k]; !ok {
+			order = append(order, k)
 		}
-		byTarget[p.Target] = append(byTarget[p.Target], i)
+		byKey[k] = append(byKey[k], i)
 	}
 	var out []Cassette
-	for _, id := range order {
-		t, _ := mf.Target(id)
-		prov := harness.Provenance{Kind: harness.Recorded, Target: id, Source: &harness.Source{
+	for _, k := range order {
+		first := places[byKey[k][0]]
+		prov := harness.Provenance{Kind: harness.Recorded, Target: first.Target, Source: &harness.Source{
 			Repository: src.Repository, Path: src.Path, Commit: src.Commit, Licence: src.Licence, Format: string(rec.Format),
 		}}
 		f := &harness.File{Version: cassette.CassetteFormatV2, Provenance: prov}
-		for _, i := range byTarget[id] {
+		for _, i := range byKey[k] {
 			e := rec.Exchanges[i]
-			it, err := interaction(e, places[i], t, &mf.Table)
+			it, err := interaction(e)
 			if err != nil {
 				return nil, interactionError(rec.Path, e.Index, err)
 			}
-			if prov.Host == "" {
+			if e.ResponseOnly() {
+				prov.Source.ResponseOnly = string(e.Mode)
+			} else if prov.Host == "" {
 				prov.Host = engine.Hostname(it.Request.URL)
 			}
 			if prov.Date == "" {
@@ -64,36 +86,34 @@ func Cassettes(rec *Recording, places []Placement, mf *matrix.File, src Source) 
 			prov.Source.Interactions = append(prov.Source.Interactions, e.Index)
 		}
 		for i, p := range places {
-			if p.Target == id {
+			if (p.Target != "" || p.DialectOnly()) && key(p) == k {
 				continue
 			}
 			e := rec.Exchanges[i]
-			prov.Source.Elsewhere = append(prov.Source.Elsewhere, harness.Elsewhere{
-				Interaction: e.Index, Request: e.Describe(), APIMode: string(p.Route.Mode), Target: p.Target, Unplaced: p.Unplaced,
-			})
+			where := harness.Elsewhere{Interaction: e.Index, Request: e.Describe(), APIMode: string(p.Route.Mode), Target: p.Target, Unplaced: p.Unplaced}
+			if p.DialectOnly() {
+				where.Unplaced = p.Note
+			}
+			prov.Source.Elsewhere = append(prov.Source.Elsewhere, where)
 		}
 		f.Provenance = prov
-		out = append(out, Cassette{Target: id, File: f})
+		out = append(out, Cassette{Target: first.Target, Dialect: first.Dialect, File: f})
 	}
 	return out, nil
 }
 
 // interaction turns one placed exchange into a scrubbed go-vcr
 // interaction, refusing one that still looks like it holds a credential.
-func interaction(e Exchange, p Placement, t matrix.Target, tbl *engine.Table) (*cassette.Interaction, error) {
+// A response-only exchange keeps its empty request: no request line is
+// written that was not recorded.
+func interaction(e Exchange) (*cassette.Interaction, error) {
 	it := &cassette.Interaction{
 		Request: cassette.Request{Method: e.Method, URL: e.URL, Body: string(e.RequestBody), Headers: e.RequestHeaders.Clone()},
 		Response: cassette.Response{Body: string(e.ResponseBody), Headers: e.ResponseHeaders.Clone(), Code: e.Status,
 			Status: fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status))},
 	}
-	if e.ResponseOnly() {
-		path, err := requestPath(t, p.Route, tbl)
-		if err != nil {
-			return nil, err
-		}
-		it.Request.Method = http.MethodPost
-		it.Request.URL = strings.TrimSuffix(t.Route.BaseURL, "/") + path
-		it.Request.Headers = http.Header{"Content-Type": {"application/json"}}
+	if it.Request.Headers == nil {
+		it.Request.Headers = http.Header{}
 	}
 	harness.Scrub(it, engine.Hostname(it.Request.URL), nil)
 	one := &harness.File{Interactions: []*cassette.Interaction{it}}
@@ -102,23 +122,6 @@ func interaction(e Exchange, p Placement, t matrix.Target, tbl *engine.Table) (*
 		return nil, fmt.Errorf("%s still looks like a credential after scrubbing (%s): nothing written for this file", where, found[0].What)
 	}
 	return it, nil
-}
-
-// requestPath is the path a target's dialect sends a response-only
-// fixture's request to.
-func requestPath(t matrix.Target, r Route, tbl *engine.Table) (string, error) {
-	dia, err := dialects.For(t.Route.APIMode, tbl)
-	if err != nil {
-		if t.Route.APIMode == engine.ModeResponses {
-			return "/responses", nil
-		}
-		return "", err
-	}
-	rt := t.Route
-	if r.Model != "" {
-		rt.Model = r.Model
-	}
-	return dia.Path(rt, r.Stream), nil
 }
 
 // Name turns a recording's path relative to its import root into a

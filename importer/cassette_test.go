@@ -114,15 +114,31 @@ func TestCassettesSplitByTarget(t *testing.T) {
 	}
 }
 
-// TestCassettesResponseOnly gives a response-only fixture the request line
-// the target's dialect sends.
+// TestCassettesResponseOnly keeps a response-only fixture's request line
+// empty, as recorded: no request line is made up. One that no target
+// takes goes to its dialect's directory, naming no target and no host.
 func TestCassettesResponseOnly(t *testing.T) {
-	cs, err := importFixture(t, "aisdk/converse-reasoning.chunks.txt")
-	if err != nil || len(cs) != 1 {
-		t.Fatalf("%+v %v", cs, err)
-	}
-	it := cs[0].File.Interactions[0]
-	if it.Request.Method != "POST" || it.Request.URL != "https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-opus-4-6-v1%3A0/converse-stream" || it.Request.Body != "" {
-		t.Errorf("request %s %s %q", it.Request.Method, it.Request.URL, it.Request.Body)
+	for _, tc := range []struct {
+		file, target, dialect string
+	}{
+		{"aisdk/converse-reasoning.chunks.txt", "", "bedrock-converse"},
+		{"aisdk/gemini-tool-call.chunks.txt", "gemini", ""},
+	} {
+		cs, err := importFixture(t, tc.file)
+		if err != nil || len(cs) != 1 {
+			t.Fatalf("%s: %+v %v", tc.file, cs, err)
+		}
+		c := cs[0]
+		it := c.File.Interactions[0]
+		if it.Request.Method != "" || it.Request.URL != "" || it.Request.Body != "" {
+			t.Errorf("%s: request %q %q %q: a request line the fixture never recorded", tc.file, it.Request.Method, it.Request.URL, it.Request.Body)
+		}
+		prov := c.File.Provenance
+		if c.Target != tc.target || string(c.Dialect) != tc.dialect || prov.Target != tc.target || prov.Host != "" || prov.Source.ResponseOnly == "" {
+			t.Errorf("%s: cassette of target %q dialect %q, provenance %+v %+v; want target %q dialect %q, no host", tc.file, c.Target, c.Dialect, prov, *prov.Source, tc.target, tc.dialect)
+		}
+		if err := prov.Validate(); err != nil {
+			t.Errorf("%s: %v", tc.file, err)
+		}
 	}
 }

@@ -22,7 +22,15 @@ type Placement struct {
 	Note string
 	// Unplaced says why no target takes it.
 	Unplaced string
+	// Dialect is set for a response-only exchange that no target takes:
+	// nothing recorded says which provider answered, so capture is
+	// checked against this api mode's dialect only (Note says why).
+	Dialect engine.APIMode
 }
+
+// DialectOnly reports a response-only exchange checked against its
+// dialect only.
+func (p Placement) DialectOnly() bool { return p.Dialect != "" }
 
 // Place picks the matrix target of an exchange, by host, path and model:
 //
@@ -30,9 +38,10 @@ type Placement struct {
 //     from its events). A path that speaks no known api mode is unplaced.
 //  2. A forced target (--target) takes the exchange when it speaks the
 //     same api mode, whatever its host and model: its dialect reads it.
-//  3. The candidates are the targets of that api mode on the exchange's
-//     host (any host for a response-only fixture, which recorded none).
-//     None: unplaced.
+//  3. A response-only fixture, which recorded no host, goes to the target
+//     of its api mode and model family, or to its dialect alone
+//     ([placeResponseOnly]). Otherwise the candidates are the targets of
+//     that api mode on the exchange's host. None: unplaced.
 //  4. A candidate whose base URL and model are the recorded ones is an
 //     exact match.
 //  5. Otherwise the first candidate, in matrix order, for which the route
@@ -74,26 +83,18 @@ func Place(e Exchange, mf *matrix.File, forced string) Placement {
 			cands = append(cands, t)
 		}
 	}
+	if e.ResponseOnly() {
+		return placeResponseOnly(p, r, cands, mf.Table.Local)
+	}
 	if len(cands) == 0 {
-		if e.ResponseOnly() {
-			p.Unplaced = fmt.Sprintf("no target of api mode %s", r.Mode)
-		} else {
-			p.Unplaced = fmt.Sprintf("no target of api mode %s on %s", r.Mode, e.Host())
-		}
+		p.Unplaced = fmt.Sprintf("no target of api mode %s on %s", r.Mode, e.Host())
 		return p
 	}
 	for _, t := range cands {
-		if (e.ResponseOnly() || strings.TrimSuffix(t.Route.BaseURL, "/") == r.BaseURL) && (r.Model == "" || r.Model == t.Route.Model) {
+		if strings.TrimSuffix(t.Route.BaseURL, "/") == r.BaseURL && (r.Model == "" || r.Model == t.Route.Model) {
 			p.Target = t.ID
-			if e.ResponseOnly() {
-				p.Note = responseOnlyNote(r, len(cands))
-			}
 			return p
 		}
-	}
-	if e.ResponseOnly() && r.Model == "" {
-		p.Target, p.Note = cands[0].ID, responseOnlyNote(r, len(cands))
-		return p
 	}
 	var nearest []difference
 	for i, t := range cands {
@@ -101,9 +102,6 @@ func Place(e Exchange, mf *matrix.File, forced string) Placement {
 		if len(diff) == 0 {
 			p.Target = t.ID
 			p.Note = fmt.Sprintf("%s is not the target's (%s); the route decision is the same", recordedWhat(t, r), targetWhat(t))
-			if e.ResponseOnly() {
-				p.Note += "; " + responseOnlyNote(r, len(cands))
-			}
 			return p
 		}
 		if i == 0 {
@@ -116,12 +114,45 @@ func Place(e Exchange, mf *matrix.File, forced string) Placement {
 	return p
 }
 
-func responseOnlyNote(r Route, candidates int) string {
-	what := "the fixture recorded no request, so no host"
-	if r.Model == "" {
-		what += " or model"
+// placeResponseOnly places a fixture that recorded the answer only: no
+// host, no path, at most a model named in the answer. It goes to the
+// target of its api mode whose model it names, else to the first whose
+// model is of the same family and spelling ([kindOf]: qwen3-max and a
+// DashScope qwen3 target; claude-sonnet-4-5 and Anthropic's own API, not
+// Bedrock's us.anthropic.… ids), leaving out targets at local endpoints:
+// they stand for self-hosting, which the fixture does not show. Nothing
+// else would say which provider answered, so with no such target the
+// exchange is checked against its api mode's dialect only, and no request
+// line is ever made up for it.
+func placeResponseOnly(p Placement, r Route, cands []matrix.Target, local engine.LocalRule) Placement {
+	const only = "only capture is checked on it"
+	for _, t := range cands {
+		if r.Model != "" && r.Model == t.Route.Model {
+			p.Target, p.Note = t.ID, "the fixture recorded no request; its model is the target's; "+only
+			return p
+		}
 	}
-	return fmt.Sprintf("%s (%d target(s) of api mode %s); only capture is checked on it", what, candidates, r.Mode)
+	k, ok := kindOf(r.Model)
+	if ok {
+		for _, t := range cands {
+			if tk, _ := kindOf(t.Route.Model); tk == k && !local.IsLocal(t.Route.Host()) {
+				p.Target = t.ID
+				p.Note = fmt.Sprintf("the fixture recorded no request; model %s is of the %s family, like the target's (%s), and spelt the same way (a %s id); %s",
+					r.Model, k.family, targetWhat(t), k.spelling, only)
+				return p
+			}
+		}
+	}
+	why := "it names no model"
+	switch {
+	case ok:
+		why = fmt.Sprintf("no %s target serves a model of the %s family spelt like %s", r.Mode, k.family, r.Model)
+	case r.Model != "":
+		why = fmt.Sprintf("its model %s names no family", r.Model)
+	}
+	p.Dialect = r.Mode
+	p.Note = fmt.Sprintf("no target: capture checked against the %s dialect only (the fixture recorded no request, and %s)", r.Mode, why)
+	return p
 }
 
 // recordedRoute is the target's route with the recorded base URL and model.

@@ -60,14 +60,32 @@ func TestPlace(t *testing.T) {
 			"a host with no target of the exchange's api mode places nothing"},
 		{post("https://api.acme.test/v1/complete", `{}`), "", "", "the path /v1/complete speaks no api mode replaycheck knows",
 			"an unknown path"},
-		{Exchange{Status: 200, Mode: engine.ModeBedrockConverse}, "", "bedrock-converse-claude",
-			"the fixture recorded no request, so no host or model", "a response-only fixture without a model goes to the api mode's first target"},
-		{Exchange{Status: 200, Mode: engine.ModeGemini, Model: "gemini-3-pro-preview"}, "", "gemini", "so no host (",
+		{Exchange{Status: 200, Mode: engine.ModeBedrockConverse}, "", "",
+			"no target: capture checked against the bedrock-converse dialect only (the fixture recorded no request, and it names no model)",
+			"a response-only fixture without a model says nothing of who answered: its dialect only"},
+		{Exchange{Status: 200, Mode: engine.ModeGemini, Model: "gemini-3-pro-preview"}, "", "gemini", "its model is the target's",
 			"a response-only fixture naming the target's model"},
+		{Exchange{Status: 200, Mode: engine.ModeChat, Model: "qwen3-max"}, "", "dashscope",
+			"model qwen3-max is of the qwen family, like the target's (model qwen3.6-plus, base URL https://dashscope.aliyuncs.com/compatible-mode/v1)",
+			"a qwen3 stream goes to DashScope, not to the local llama.cpp target of a qwen model nor to DeepSeek"},
+		{Exchange{Status: 200, Mode: engine.ModeAnthropic, Model: "claude-sonnet-4-5-20250929"}, "", "anthropic",
+			"of the claude family, like the target's (model claude-opus-4-6, base URL https://api.anthropic.com), and spelt the same way (a plain id)",
+			"a Claude id as Anthropic's own API spells it goes to Anthropic direct, never to Bedrock"},
+		{Exchange{Status: 200, Mode: engine.ModeAnthropic, Model: "anthropic.claude-3-7-sonnet-20250219-v1:0"}, "", "bedrock-anthropic",
+			"spelt the same way (a bedrock id)", "a Bedrock-spelt Claude id goes to the Bedrock target"},
+		{Exchange{Status: 200, Mode: engine.ModeChat, Model: "acme-1"}, "", "",
+			"no target: capture checked against the chat dialect only (the fixture recorded no request, and no chat target serves a model of the acme family spelt like acme-1)",
+			"a model of a family no target serves"},
 	}
 	for _, tc := range tests {
 		p := Place(tc.e, mf, tc.forced)
 		got := p.Note + p.Unplaced
+		if tc.target == "" && tc.e.ResponseOnly() {
+			if p.Target != "" || !p.DialectOnly() || p.Dialect != tc.e.Mode || !strings.Contains(got, tc.note) {
+				t.Errorf("%s: %s: target %q dialect %q note %q; want dialect only with %q", tc.e.Describe(), tc.reason, p.Target, p.Dialect, got, tc.note)
+			}
+			continue
+		}
 		if p.Target != tc.target || !strings.Contains(got, tc.note) || (tc.target == "" && p.Unplaced == "") || (tc.target != "" && p.Unplaced != "") {
 			t.Errorf("%s: %s: target %q note %q unplaced %q; want target %q with %q", tc.e.Describe(), tc.reason, p.Target, p.Note, p.Unplaced, tc.target, tc.note)
 		}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,13 +12,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tidwall/gjson"
 	"go.yaml.in/yaml/v3"
 )
 
 // Read reads one recording: an OpenRouter e2e fixture directory, or a file
 // whose format its name and content tell — *.chunks.txt and *.json are
-// Vercel AI SDK fixtures; *.yaml and *.yml (gzip-compressed or not, as the
-// content's magic bytes say) are VCR.py cassettes when their requests
+// Vercel AI SDK fixtures, except a *.json holding an interactions list,
+// which is a cassette of VCR.py's JSON serializer; *.yaml and *.yml
+// (gzip-compressed or not, as the content's magic bytes say, or the
+// base64 text of gzip bytes) are VCR.py cassettes when their requests
 // carry a uri, go-vcr cassettes when they carry a url. Every error names
 // the file, and the interaction index where there is one.
 func Read(path string) (*Recording, error) {
@@ -35,6 +39,9 @@ func Read(path string) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
+	if z, ok := base64Gzip(data); ok {
+		data = z
+	}
 	if bytes.HasPrefix(data, gzipMagic) {
 		if data, err = gunzip(data); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
@@ -44,10 +51,27 @@ func Read(path string) (*Recording, error) {
 	switch name := strings.ToLower(filepath.Base(path)); {
 	case strings.HasSuffix(name, ".chunks.txt"):
 		return readAISDKChunks(path, data)
-	case strings.HasSuffix(name, ".json"):
+	case strings.HasSuffix(name, ".json") && !gjson.GetBytes(data, "interactions").IsArray():
 		return readAISDKJSON(path, data)
 	}
 	return readCassette(path, data)
+}
+
+// base64Gzip undoes a serializer that writes the whole cassette as the
+// base64 text of its gzip bytes (the YamlGzipSerializer some agent
+// projects register with pytest-recording: yamlserializer.serialize, then
+// gzip.compress, then base64.b64encode): ok when data is nothing but
+// base64 whose bytes are a gzip stream.
+func base64Gzip(data []byte) ([]byte, bool) {
+	text := bytes.TrimSpace(data)
+	if len(text) < 4 || !bytes.HasPrefix(text, []byte("H4sI")) { // base64 of the gzip magic and deflate method
+		return nil, false
+	}
+	z, err := base64.StdEncoding.DecodeString(string(text))
+	if err != nil || !bytes.HasPrefix(z, gzipMagic) {
+		return nil, false
+	}
+	return z, true
 }
 
 // IsOpenRouterFixture reports whether dir holds an OpenRouter e2e fixture.

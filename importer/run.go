@@ -108,7 +108,7 @@ func importOne(res *Result, root string, opts Options, names map[string]string) 
 		name = Name(e.Rel)
 	}
 	for _, c := range cs {
-		p := harness.RecordedPath(opts.Out, c.Target, name)
+		p := c.Path(opts.Out, name)
 		if other, dup := names[p]; dup {
 			return fmt.Errorf("%s: its cassette %s would overwrite the one from %s: give it another --name", e.Path, p, other)
 		}

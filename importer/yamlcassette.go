@@ -19,16 +19,16 @@ type yamlLayout struct {
 	status func(resp *yaml.Node) (int, error)
 }
 
-// read reads the interactions list of a cassette; an error names the
-// file and the interaction index.
+// read reads the interactions of a cassette; an error names the file and
+// the interaction index.
 func (l yamlLayout) read(file string, root *yaml.Node) (*Recording, error) {
-	list := field(root, "interactions")
-	if list == nil || list.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("%s: no interactions list", file)
+	pairs, err := l.pairs(root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	rec := &Recording{Path: file, Format: l.format}
-	for i, n := range list.Content {
-		e, err := l.exchange(resolve(n))
+	for i, p := range pairs {
+		e, err := l.exchange(p[0], p[1])
 		if err != nil {
 			return nil, interactionError(file, i, err)
 		}
@@ -38,14 +38,56 @@ func (l yamlLayout) read(file string, root *yaml.Node) (*Recording, error) {
 	return rec, nil
 }
 
-func (l yamlLayout) exchange(n *yaml.Node) (Exchange, error) {
-	var e Exchange
-	if n.Kind != yaml.MappingNode {
-		return e, lineErr(n, "want a mapping with request and response, got a %s", kindName(n))
+// pairs lists the (request, response) nodes of a cassette. Every format
+// keeps an interactions list of {request, response} mappings; a VCR.py
+// cassette written by a serializer that dumps VCR.py's own cassette
+// dictionary unchanged — langchain's CustomSerializer
+// (langchain_tests/conftest.py: yaml.safe_dump of {"requests": …,
+// "responses": …}, then gzip) and the agent projects that copied it —
+// keeps two parallel lists instead, requests[i] answered by responses[i].
+func (l yamlLayout) pairs(root *yaml.Node) ([][2]*yaml.Node, error) {
+	var out [][2]*yaml.Node
+	if list := field(root, "interactions"); list != nil || l.format != FormatVCRPy || field(root, "requests") == nil {
+		if list == nil || list.Kind != yaml.SequenceNode {
+			return nil, fmt.Errorf("no interactions list")
+		}
+		for i, n := range list.Content {
+			n = resolve(n)
+			if n.Kind != yaml.MappingNode {
+				return nil, fmt.Errorf("interaction %d: %w", i, lineErr(n, "want a mapping with request and response, got a %s", kindName(n)))
+			}
+			req, resp := field(n, "request"), field(n, "response")
+			if req == nil || resp == nil {
+				return nil, fmt.Errorf("interaction %d: %w", i, lineErr(n, "an interaction needs request and response"))
+			}
+			out = append(out, [2]*yaml.Node{req, resp})
+		}
+		return out, nil
 	}
-	req, resp := field(n, "request"), field(n, "response")
-	if req == nil || resp == nil {
-		return e, lineErr(n, "an interaction needs request and response")
+	reqs, resps := field(root, "requests"), field(root, "responses")
+	switch {
+	case reqs.Kind != yaml.SequenceNode:
+		return nil, lineErr(reqs, "requests: want a list, got a %s", kindName(reqs))
+	case resps == nil:
+		return nil, lineErr(root, "a requests list without a responses list")
+	case resps.Kind != yaml.SequenceNode:
+		return nil, lineErr(resps, "responses: want a list, got a %s", kindName(resps))
+	case len(reqs.Content) != len(resps.Content):
+		return nil, lineErr(resps, "%d requests but %d responses: requests[i] is answered by responses[i]", len(reqs.Content), len(resps.Content))
+	}
+	for i := range reqs.Content {
+		out = append(out, [2]*yaml.Node{resolve(reqs.Content[i]), resolve(resps.Content[i])})
+	}
+	return out, nil
+}
+
+func (l yamlLayout) exchange(req, resp *yaml.Node) (Exchange, error) {
+	var e Exchange
+	if req.Kind != yaml.MappingNode {
+		return e, lineErr(req, "request: want a mapping, got a %s", kindName(req))
+	}
+	if resp.Kind != yaml.MappingNode {
+		return e, lineErr(resp, "response: want a mapping, got a %s", kindName(resp))
 	}
 	var err error
 	if e.Method, err = requiredString(req, "method"); err != nil {

@@ -200,6 +200,29 @@ func (w walker) replay(parent, n *yaml.Node, what string) (engine.ReasoningRepla
 	return r, nil
 }
 
+// patternsAndPaths reads the host_patterns and paths keys of m.
+func (w walker) patternsAndPaths(m map[string]*yaml.Node, what string) (patterns, paths []string, err error) {
+	if patterns, err = w.strings(m["host_patterns"], what+" host_patterns"); err != nil {
+		return nil, nil, err
+	}
+	items, _ := w.sequence(m["host_patterns"], "")
+	for i, p := range patterns {
+		if !hostPattern.MatchString(p) || strings.Contains(p, "**") {
+			return nil, nil, w.errf(items[i], "%s host_patterns: bad pattern %q (want a lower-case hostname; \"*\" may stand for part of a label except in the last two)", what, p)
+		}
+	}
+	if paths, err = w.strings(m["paths"], what+" paths"); err != nil {
+		return nil, nil, err
+	}
+	items, _ = w.sequence(m["paths"], "")
+	for i, p := range paths {
+		if !urlPath.MatchString(p) {
+			return nil, nil, w.errf(items[i], "%s paths: bad path %q (want whole segments with a leading slash, like /anthropic)", what, p)
+		}
+	}
+	return patterns, paths, nil
+}
+
 // endpointMatch reads the hosts, host_patterns, paths and models keys of m;
 // at least one must be given.
 func (w walker) endpointMatch(it *yaml.Node, m map[string]*yaml.Node, what string) (engine.EndpointMatch, error) {
@@ -208,23 +231,8 @@ func (w walker) endpointMatch(it *yaml.Node, m map[string]*yaml.Node, what strin
 	if mt.Hosts, err = w.hosts(m["hosts"], what+" hosts"); err != nil {
 		return mt, err
 	}
-	if mt.HostPatterns, err = w.strings(m["host_patterns"], what+" host_patterns"); err != nil {
+	if mt.HostPatterns, mt.Paths, err = w.patternsAndPaths(m, what); err != nil {
 		return mt, err
-	}
-	items, _ := w.sequence(m["host_patterns"], "")
-	for i, p := range mt.HostPatterns {
-		if !hostPattern.MatchString(p) || strings.Contains(p, "**") {
-			return mt, w.errf(items[i], "%s host_patterns: bad pattern %q (want a lower-case hostname; \"*\" may stand for part of a label except in the last two)", what, p)
-		}
-	}
-	if mt.Paths, err = w.strings(m["paths"], what+" paths"); err != nil {
-		return mt, err
-	}
-	items, _ = w.sequence(m["paths"], "")
-	for i, p := range mt.Paths {
-		if !urlPath.MatchString(p) {
-			return mt, w.errf(items[i], "%s paths: bad path %q (want whole segments with a leading slash, like /anthropic)", what, p)
-		}
 	}
 	if mt.Models, err = w.lowerList(m["models"], what+" models"); err != nil {
 		return mt, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"net/url"
 	"os"
 	"regexp"
@@ -260,7 +261,7 @@ func loadLocal(w walker, top map[string]*yaml.Node, f *File) error {
 	if n == nil {
 		return nil
 	}
-	m, err := w.mapping(n, "local_endpoint", "carriers", "hostnames", "suffixes", "private_addresses")
+	m, err := w.mapping(n, "local_endpoint", "carriers", "hostnames", "suffixes", "private_addresses", "dotless_hostnames", "ranges")
 	if err != nil {
 		return err
 	}
@@ -280,8 +281,25 @@ func loadLocal(w walker, top map[string]*yaml.Node, f *File) error {
 			return w.errf(items[i], "local_endpoint suffixes: %q must look like .local", s)
 		}
 	}
-	l.PrivateAddresses, err = w.boolean(m["private_addresses"], "local_endpoint private_addresses")
-	return err
+	if l.PrivateAddresses, err = w.boolean(m["private_addresses"], "local_endpoint private_addresses"); err != nil {
+		return err
+	}
+	if l.Dotless, err = w.boolean(m["dotless_hostnames"], "local_endpoint dotless_hostnames"); err != nil {
+		return err
+	}
+	ranges, err := w.lowerList(m["ranges"], "local_endpoint ranges")
+	if err != nil {
+		return err
+	}
+	items, _ = w.sequence(m["ranges"], "")
+	for i, r := range ranges {
+		pfx, err := netip.ParsePrefix(r)
+		if err != nil || pfx != pfx.Masked() {
+			return w.errf(items[i], "local_endpoint ranges: %q is not an address range like 100.64.0.0/10", r)
+		}
+		l.Ranges = append(l.Ranges, pfx)
+	}
+	return nil
 }
 
 func loadDefault(w walker, top map[string]*yaml.Node, f *File) error {
@@ -391,7 +409,7 @@ func loadNativeFields(w walker, top map[string]*yaml.Node, f *File) error {
 		return err
 	}
 	for _, it := range items {
-		m, err := w.mapping(it, "native field rule", "field", "providers", "hosts", "models")
+		m, err := w.mapping(it, "native field rule", "field", "providers", "hosts", "host_patterns", "paths", "models")
 		if err != nil {
 			return err
 		}
@@ -403,6 +421,9 @@ func loadNativeFields(w walker, top map[string]*yaml.Node, f *File) error {
 			return w.errf(it, "native field rule: unknown field %q (want %s or %s)", r.Field, engine.NativeGemini, engine.NativeCopilot)
 		}
 		if r.Match, err = w.match(m, "native field "+r.Field); err != nil {
+			return err
+		}
+		if r.Match.HostPatterns, r.Match.Paths, err = w.patternsAndPaths(m, "native field "+r.Field); err != nil {
 			return err
 		}
 		if len(r.Match.Providers)+len(r.Match.Hosts)+len(r.Match.Models) == 0 {

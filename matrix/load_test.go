@@ -87,9 +87,11 @@ func TestCommittedMatrixLoads(t *testing.T) {
 
 	var native []string
 	for _, r := range f.Table.NativeFields {
-		native = append(native, r.Field+":"+strings.Join(r.Match.Providers, ",")+"/"+strings.Join(r.Match.Hosts, ",")+"/"+strings.Join(r.Match.Models, ","))
+		native = append(native, r.Field+":"+strings.Join(r.Match.Providers, ",")+"/"+strings.Join(append(r.Match.Hosts, r.Match.HostPatterns...), ",")+"/"+strings.Join(r.Match.Models, ",")+
+			strings.Join(r.Match.Paths, ","))
 	}
-	if got := strings.Join(native, " "); got != "gemini://gemini,gemma gemini:gemini/generativelanguage.googleapis.com/ copilot:/githubcopilot.com/" {
+	if got := strings.Join(native, " "); got != "gemini://gemini,gemma gemini:gemini/generativelanguage.googleapis.com/ "+
+		"gemini:vertex,vertex-ai,google-vertex/aiplatform.googleapis.com,*-aiplatform.googleapis.com//endpoints/openapi,/publishers/google copilot:/githubcopilot.com/" {
 		t.Errorf("native fields %s", got)
 	}
 
@@ -320,6 +322,12 @@ func TestParseErrors(t *testing.T) {
 		{"bool-as-string", "local_endpoint: {private_addresses: \"yes\"}\n",
 			"m.yaml:3: local_endpoint private_addresses must be true or false",
 			"a quoted word is not a boolean"},
+		{"bad-range", "local_endpoint:\n  ranges: [100.64.0.0/10, 100.64.0.1/10]\n",
+			`m.yaml:4: local_endpoint ranges: "100.64.0.1/10" is not an address range like 100.64.0.0/10`,
+			"a range is a network address and its prefix length, host bits zero"},
+		{"not-a-range", "local_endpoint:\n  ranges: [tailscale]\n",
+			`m.yaml:4: local_endpoint ranges: "tailscale" is not an address range like 100.64.0.0/10`,
+			"a name is no range"},
 	}
 	for _, tc := range tests {
 		doc := head + tc.doc

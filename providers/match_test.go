@@ -66,3 +66,22 @@ func TestGroqReasoningRestriction(t *testing.T) {
 		t.Errorf("groq reasoning rule must spare gpt-oss and refuse other models: %+v", r.When)
 	}
 }
+
+// TestRuleHoldsOn checks the days a rule holds: from inclusive, until
+// exclusive, and an unknown day meaning today.
+func TestRuleHoldsOn(t *testing.T) {
+	for _, tc := range []struct {
+		rule Rule
+		day  string
+		want bool
+	}{
+		{Rule{}, "", true}, {Rule{}, "2020-01-01", true},
+		{Rule{From: "2026-04-01"}, "2026-03-31", false}, {Rule{From: "2026-04-01"}, "2026-04-01", true},
+		{Rule{Until: "2026-04-01"}, "2026-03-31", true}, {Rule{Until: "2026-04-01"}, "2026-04-01", false},
+		{Rule{Until: "2026-04-01"}, "", false}, {Rule{From: "2026-04-01"}, "", true},
+	} {
+		if got := tc.rule.HoldsOn(tc.day); got != tc.want {
+			t.Errorf("rule from %q until %q on %q: %v, want %v", tc.rule.From, tc.rule.Until, tc.day, got, tc.want)
+		}
+	}
+}

@@ -42,6 +42,12 @@ type Profile struct {
 	Rules []Rule `yaml:"rules"`
 	// Flags are request flags the provider honours.
 	Flags []Flag `yaml:"flags,omitempty"`
+	// GenerationFailures are the errors the provider answers when the
+	// model's own output fails it (a tool call that does not match its
+	// schema…). No request shape predicts them, so the simulator never
+	// answers them; a recording of one is held against this list, not the
+	// rules.
+	GenerationFailures []GenerationFailure `yaml:"generation_failures,omitempty"`
 	// Signing says how the provider signs or encrypts the reasoning it emits;
 	// nil for providers whose reasoning is plain text.
 	Signing *Signing `yaml:"signing,omitempty"`
@@ -92,6 +98,43 @@ type Rule struct {
 	Confidence string `yaml:"confidence"`
 	// Note explains assumptions and wording drift.
 	Note string `yaml:"note,omitempty"`
+	// From and Until are the days the rule is known to hold, as
+	// YYYY-MM-DD: from From (inclusive; empty: as far back as is known)
+	// to Until (exclusive; empty: it still holds). A provider that changed
+	// a rule keeps both versions, each with its days, so a recording is
+	// held against the rule of its own day ([Rule.HoldsOn]); which models
+	// a rule holds for is its condition's Models and ExceptModels.
+	From  string `yaml:"from,omitempty"`
+	Until string `yaml:"until,omitempty"`
+}
+
+// A GenerationFailure is one error a provider answers about the model's
+// output rather than the request: the same request may succeed on retry.
+type GenerationFailure struct {
+	// ID names the failure within the profile (kebab-case).
+	ID string `yaml:"id"`
+	// Status is its HTTP status.
+	Status int `yaml:"status"`
+	// Code is the error code the body carries at error.code, which is
+	// what a recorded body is recognised by.
+	Code string `yaml:"code"`
+	// Body is an observed body, verbatim.
+	Body string `yaml:"body"`
+	// Source cites where the body was observed.
+	Source string `yaml:"source"`
+	// Confidence is confirmed when Source shows this exact body.
+	Confidence string `yaml:"confidence"`
+	// Note explains what fails and what is assumed.
+	Note string `yaml:"note,omitempty"`
+}
+
+// HoldsOn reports whether the rule held on day (YYYY-MM-DD). An unknown
+// day ("") is today: the rules that still hold, those without Until.
+func (r Rule) HoldsOn(day string) bool {
+	if day == "" {
+		return r.Until == ""
+	}
+	return (r.From == "" || r.From <= day) && (r.Until == "" || day < r.Until)
 }
 
 // A Condition is a predicate over a request, from a fixed vocabulary the
@@ -113,6 +156,10 @@ type Condition struct {
 	// `reasoning` key except on gpt-oss models). [Condition.AppliesTo]
 	// applies both lists.
 	ExceptModels []string `yaml:"except_models,omitempty"`
+	// Values restricts ConditionTopLevelFieldPresent to a field holding
+	// one of these values (compared as JSON scalars' text): Anthropic
+	// refuses an effort level a model does not support, not the key.
+	Values []string `yaml:"values,omitempty"`
 }
 
 // Condition kinds.

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // kebab matches a kebab-case id: lower-case words of letters and digits.
@@ -70,6 +71,9 @@ func (p *Profile) issues() []*ValidationError {
 	out = append(out, p.Emits.issues()...)
 	out = append(out, fieldListIssues(at(nil, "reads"), "reads", p.Reads, carriers)...)
 	out = append(out, p.ruleIssues()...)
+	for i, g := range p.GenerationFailures {
+		out = append(out, g.issues(at(nil, "generation_failures", strconv.Itoa(i)))...)
+	}
 	for i, f := range p.Flags {
 		out = append(out, f.issues(at(nil, "flags", strconv.Itoa(i)), i)...)
 	}
@@ -218,8 +222,73 @@ func (r Rule) issues(path []string, label string, reads []string) []*ValidationE
 	if strings.TrimSpace(r.Source) == "" {
 		add("source", "source is required")
 	}
+	for _, d := range []struct{ key, value string }{{"from", r.From}, {"until", r.Until}} {
+		if d.value != "" && !isDay(d.value) {
+			add(d.key, "%s %q is not a day (want YYYY-MM-DD)", d.key, d.value)
+		}
+	}
+	if r.From != "" && r.Until != "" && isDay(r.From) && isDay(r.Until) && r.From >= r.Until {
+		add("until", "until %s is not after from %s: the rule would hold on no day", r.Until, r.From)
+	}
 	out = append(out, confidenceIssues(at(path, "confidence"), label+": ", r.Confidence, r.Note, "note")...)
 	return out
+}
+
+// issues checks one generation failure.
+func (g GenerationFailure) issues(path []string) []*ValidationError {
+	var out []*ValidationError
+	label := fmt.Sprintf("generation failure %q", g.ID)
+	add := func(key, format string, args ...any) {
+		out = append(out, issue(at(path, key), label+": "+format, args...))
+	}
+	if !kebab.MatchString(g.ID) {
+		add("id", "id is not kebab-case")
+	}
+	if g.Status < 400 || g.Status > 599 {
+		add("status", "status %d is not an error status", g.Status)
+	}
+	if strings.TrimSpace(g.Code) == "" {
+		add("code", "code is required: a recorded body is recognised by its error.code")
+	}
+	if err := jsonCheck(g.Body); err != nil {
+		add("body", "body is not valid JSON: %v", err)
+	} else if got := gjsonCode(g.Body); got != g.Code {
+		add("body", "body's error.code is %q, not the code %q", got, g.Code)
+	}
+	if strings.TrimSpace(g.Source) == "" {
+		add("source", "source is required")
+	}
+	out = append(out, confidenceIssues(at(path, "confidence"), label+": ", g.Confidence, g.Note, "note")...)
+	return out
+}
+
+// gjsonCode returns the error.code of an error body.
+func gjsonCode(body string) string {
+	var v struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal([]byte(body), &v)
+	return v.Error.Code
+}
+
+// Failure returns the generation failure whose code an error body
+// carries at error.code, if the profile declares one with its status.
+func (p *Profile) Failure(status int, body []byte) (GenerationFailure, bool) {
+	code := gjsonCode(string(body))
+	for _, g := range p.GenerationFailures {
+		if code != "" && g.Code == code && g.Status == status {
+			return g, true
+		}
+	}
+	return GenerationFailure{}, false
+}
+
+// isDay reports whether s is a calendar day written YYYY-MM-DD.
+func isDay(s string) bool {
+	t, err := time.Parse(time.DateOnly, s)
+	return err == nil && t.Format(time.DateOnly) == s
 }
 
 // jsonCheck reports why s is not one JSON value, with the byte offset.
@@ -262,6 +331,11 @@ func (c Condition) issues(path []string, label string, reads []string) []*Valida
 		if c.Field == "" {
 			add("field", "condition %s needs a field", c.Kind)
 		}
+		for i, v := range c.Values {
+			if v == "" {
+				add("values", "values[%d] is empty", i)
+			}
+		}
 	case ConditionSignatureInvalid, ConditionSignatureMissing, ConditionSealedBlobForeign:
 		switch {
 		case c.Field == "":
@@ -273,6 +347,9 @@ func (c Condition) issues(path []string, label string, reads []string) []*Valida
 		if c.Field != "" {
 			add("field", "condition %s takes no field (the items it is about are its kind)", c.Kind)
 		}
+	}
+	if c.Kind != ConditionTopLevelFieldPresent && len(c.Values) > 0 {
+		add("values", "values apply only to %s", ConditionTopLevelFieldPresent)
 	}
 	if c.Kind != ConditionToolTurnFieldMissing && (c.BlankIsMissing || c.WhitespaceIsMissing) {
 		add("kind", "blank_is_missing and whitespace_is_missing apply only to %s", ConditionToolTurnFieldMissing)

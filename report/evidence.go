@@ -20,6 +20,29 @@ type Evidence struct {
 	// path; their exchanges are not checked, and the run that meets them
 	// is incomplete (exit 3).
 	Unreadable []UnreadableCassette `json:"unreadable,omitempty"`
+	// DialectOnly lists the response-only exchanges (fixtures that
+	// recorded the answer and no request) that no target takes: nothing
+	// recorded says which provider answered, so they back no cell and only
+	// capture is checked, against their api mode's dialect. Sorted by
+	// cassette, then interaction.
+	DialectOnly []DialectCapture `json:"dialect_only,omitempty"`
+}
+
+// A DialectCapture is the capture check of one response-only exchange no
+// target takes.
+type DialectCapture struct {
+	// Cassette is cassettes/_dialect-<mode>/recorded/<name>.yaml.
+	Cassette    string `json:"cassette"`
+	Interaction int    `json:"interaction"`
+	// Dialect is the api mode whose dialect captured the answer.
+	Dialect string `json:"dialect"`
+	Source  string `json:"source"`
+	Capture Check  `json:"capture"`
+}
+
+// ID returns "_dialect-<mode>/recorded/<name>#<interaction>".
+func (d DialectCapture) ID() string {
+	return strings.TrimPrefix(d.Cassette, "cassettes/") + "#" + fmt.Sprint(d.Interaction)
 }
 
 // An UnreadableCassette is an imported cassette that could not be read:
@@ -142,6 +165,15 @@ func (ev *Evidence) Summary() string {
 	if n := len(ev.Unreadable); n > 0 {
 		head += fmt.Sprintf(" (%s could not be read)", plural(n, "more imported cassette"))
 	}
+	if n := len(ev.DialectOnly); n > 0 {
+		pass := 0
+		for _, d := range ev.DialectOnly {
+			if d.Capture.Verdict == VerdictPass {
+				pass++
+			}
+		}
+		head += fmt.Sprintf(", and %s no target takes, captured against the dialect only (%d pass)", plural(n, "response-only exchange"), pass)
+	}
 	if len(ev.Exchanges) == 0 {
 		return head + ": no target has imported evidence (cassettes/<target>/recorded/ is empty)"
 	}
@@ -241,6 +273,18 @@ func (ev *Evidence) validate(targets []string) error {
 			return fmt.Errorf("%s: an unreadable cassette needs its path and the error", p)
 		case i > 0 && ev.Unreadable[i-1].Cassette >= u.Cassette:
 			return fmt.Errorf("%s: %s comes after %s: unreadable cassettes are sorted by path, once each", p, u.Cassette, ev.Unreadable[i-1].Cassette)
+		}
+	}
+	for i, d := range ev.DialectOnly {
+		p := fmt.Sprintf("evidence.dialect_only[%d]", i)
+		dir, name := path.Split(d.Cassette)
+		switch {
+		case d.Dialect == "" || dir != "cassettes/_dialect-"+d.Dialect+"/recorded/" || !strings.HasSuffix(name, ".yaml"):
+			return fmt.Errorf("%s.cassette: %q is not cassettes/_dialect-<dialect>/recorded/<name>.yaml for dialect %q", p, d.Cassette, d.Dialect)
+		case !slices.Contains(checkVerdicts["capture"], d.Capture.Verdict):
+			return fmt.Errorf("%s.capture.verdict: %q is not a capture verdict (want one of %s)", p, d.Capture.Verdict, verdictList(checkVerdicts["capture"]))
+		case i > 0 && (ev.DialectOnly[i-1].Cassette > d.Cassette || ev.DialectOnly[i-1].Cassette == d.Cassette && ev.DialectOnly[i-1].Interaction >= d.Interaction):
+			return fmt.Errorf("%s: %s comes after %s: sorted by cassette, then interaction, once each", p, d.ID(), ev.DialectOnly[i-1].ID())
 		}
 	}
 	total := 0

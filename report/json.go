@@ -33,6 +33,8 @@ func WriteJSON(w io.Writer, m *Matrix) error {
 			Profiles:  append([]ProfileFidelity{}, ev.Profiles...),
 			// Unreadable stays nil when empty: omitted, as it always was.
 			Unreadable: ev.Unreadable,
+			// DialectOnly likewise.
+			DialectOnly: ev.DialectOnly,
 		}
 	}
 	out.Curve = m.Curve

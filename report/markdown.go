@@ -182,6 +182,13 @@ func writeMarkdownEvidence(b *bytes.Buffer, ev *Evidence) {
 			fmt.Fprintf(b, "- `%s`: %s\n", u.Cassette, escapeMarkdown(paragraph(u.Detail)))
 		}
 	}
+	if len(ev.DialectOnly) > 0 {
+		b.WriteString("\nResponse-only exchanges no target takes (nothing recorded says which provider answered; they back no cell):\n\n")
+		for _, d := range ev.DialectOnly {
+			fmt.Fprintf(b, "- `%s`: no target: capture checked against the %s dialect only: %s: %s (%s)\n", d.ID(), d.Dialect,
+				d.Capture.Verdict, escapeMarkdown(paragraph(d.Capture.Detail)), escapeMarkdown(d.Source))
+		}
+	}
 	if len(ev.Exchanges) == 0 {
 		b.WriteString("\nNo recorded exchange to check.\n")
 		return

@@ -120,6 +120,9 @@ func sampleEvidence() *Evidence {
 			{Profile: "anthropic", Exchanges: 2, Agree: 1, Unverifiable: 1},
 			{Profile: "mistral", Exchanges: 1, Disagree: 1},
 		},
+		DialectOnly: []DialectCapture{{Cassette: "cassettes/_dialect-bedrock-converse/recorded/converse-reasoning.yaml", Dialect: "bedrock-converse",
+			Source:  "example/agent fixtures/converse-reasoning.json (MIT), interaction 0",
+			Capture: Check{Verdict: VerdictPass, Detail: "1 carrier held verbatim: output.message.content.0.reasoningContent.reasoningText.signature"}}},
 		Unreadable: []UnreadableCassette{{Cassette: "cassettes/deepseek/recorded/cut.yaml",
 			Detail: "cassettes/deepseek/recorded/cut.yaml:4: interaction 0: request needs method and url (the file ends mid-line: truncated?) <& \"quoted\">"}},
 	}

@@ -81,6 +81,22 @@ func TestValidate(t *testing.T) {
 			"imported evidence backs a cell only when the section lists it"},
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{imported}, Evidence: ev(nil)}, "",
 			"a cell backed by a listed imported cassette"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) {
+			e.DialectOnly = []DialectCapture{{Cassette: "cassettes/_dialect-gemini/recorded/r.yaml", Dialect: "gemini", Capture: Check{Verdict: VerdictPass}}}
+		})}, "", "a response-only exchange no target takes is listed under its dialect"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) {
+			e.DialectOnly = []DialectCapture{{Cassette: "cassettes/a/recorded/r.yaml", Dialect: "gemini", Capture: Check{Verdict: VerdictPass}}}
+		})}, `evidence.dialect_only[0].cassette: "cassettes/a/recorded/r.yaml" is not cassettes/_dialect-<dialect>/recorded/<name>.yaml for dialect "gemini"`,
+			"a dialect-only exchange sits under its dialect, not a target"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) {
+			e.DialectOnly = []DialectCapture{{Cassette: "cassettes/_dialect-gemini/recorded/r.yaml", Dialect: "gemini", Capture: Check{Verdict: VerdictAgree}}}
+		})}, `evidence.dialect_only[0].capture.verdict: "agree" is not a capture verdict (want one of pass, fail, not-checked, n/a)`,
+			"only capture is checked on it"},
+		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) {
+			d := DialectCapture{Cassette: "cassettes/_dialect-gemini/recorded/r.yaml", Dialect: "gemini", Capture: Check{Verdict: VerdictPass}}
+			e.DialectOnly = []DialectCapture{d, d}
+		})}, `evidence.dialect_only[1]: _dialect-gemini/recorded/r.yaml#0 comes after _dialect-gemini/recorded/r.yaml#0: sorted by cassette, then interaction, once each`,
+			"each once, in order"},
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) { e.Targets = nil })},
 			`evidence.targets: 0 rows, want one per target (1)`, "every target gets a count, zero or not"},
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{ok}, Evidence: ev(func(e *Evidence) { e.Targets[0].Exchanges = 2 })},

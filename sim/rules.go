@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/replaycheck/replaycheck/providers"
@@ -50,16 +51,17 @@ func unsupported(mode string, c providers.Condition) error {
 	return fmt.Errorf("condition %s(%s) is not simulated for api mode %s", c.Kind, c.Field, mode)
 }
 
-// match returns the first rule whose condition holds for q.
+// match returns the first rule that held on the simulator's day and whose
+// condition holds for q.
 func (s *Simulator) match(q *request) (*providers.Rule, hit, bool) {
 	for i := range s.p.Rules {
 		rule := &s.p.Rules[i]
 		c := rule.When
-		if !c.AppliesTo(q.model) {
+		if !c.AppliesTo(q.model) || !rule.HoldsOn(s.date) {
 			continue
 		}
 		if c.Kind == providers.ConditionTopLevelFieldPresent {
-			if q.root.Get(c.Field).Exists() {
+			if v := q.root.Get(c.Field); v.Exists() && (len(c.Values) == 0 || slices.Contains(c.Values, v.String())) {
 				return rule, hit{index: 0, field: c.Field, path: c.Field}, true
 			}
 			continue

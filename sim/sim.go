@@ -38,6 +38,10 @@ type Options struct {
 	// Logf, when set, receives one line per request: method, path, status
 	// and the rule that fired. Headers and query strings are never logged.
 	Logf func(format string, args ...any)
+	// Date is the day (YYYY-MM-DD) the simulator answers as: only the
+	// rules that held then apply ([providers.Rule.HoldsOn]). Empty answers
+	// as today, with the rules that still hold.
+	Date string
 }
 
 // A Simulator is the executable form of one provider profile: an
@@ -48,6 +52,7 @@ type Simulator struct {
 	d    dialect
 	g    signer
 	logf func(format string, args ...any)
+	date string
 }
 
 // New builds the simulator of profile p. It fails when the profile's api
@@ -74,7 +79,7 @@ func New(p *providers.Profile, opts Options) (*Simulator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: profile %s: %w", p.Name, err)
 	}
-	return &Simulator{p: p, d: d, g: g, logf: opts.Logf}, nil
+	return &Simulator{p: p, d: d, g: g, logf: opts.Logf, date: opts.Date}, nil
 }
 
 // Sign returns the signature this simulator issues for a reasoning text:

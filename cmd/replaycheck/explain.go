@@ -24,6 +24,68 @@ type explainJSON struct {
 	Carriers     []string        `json:"carriers"`
 	Flags        json.RawMessage `json:"flags"`
 	NativeFields []string        `json:"native_fields"`
+	// The native dialect's decision, for the api mode that has one.
+	Anthropic *explainAnthropic `json:"anthropic,omitempty"`
+	Converse  *explainConverse  `json:"converse,omitempty"`
+	Responses *explainResponses `json:"responses,omitempty"`
+}
+
+// explainAnthropic is what decides replay on an Anthropic route (SPEC §4.1).
+type explainAnthropic struct {
+	RouteClass       *string `json:"route_class"`
+	Replay           string  `json:"replay"`
+	Platform         string  `json:"platform"`
+	LearnRejections  bool    `json:"learn_rejections"`
+	PriorThinking    bool    `json:"prior_thinking"`
+	PriorThinkingWhy string  `json:"prior_thinking_why"`
+}
+
+// explainConverse is the Bedrock Converse policy of the model (SPEC §4.2).
+type explainConverse struct {
+	Policy          string `json:"policy"`
+	Replay          string `json:"replay"`
+	RequestThinking bool   `json:"request_thinking"`
+}
+
+// explainResponses is the Responses issuing family of the route (SPEC §9.5).
+type explainResponses struct {
+	Family        string `json:"family"`
+	ItemsReplayed bool   `json:"items_replayed"`
+	Why           string `json:"why"`
+}
+
+// dialectExplain is the native dialect's part of a decision.
+type dialectExplain struct {
+	anthropic *explainAnthropic
+	converse  *explainConverse
+	responses *explainResponses
+}
+
+// explainDialect reads the native dialect's policy for a route.
+func explainDialect(tbl *engine.Table, r engine.Route) dialectExplain {
+	var out dialectExplain
+	switch r.APIMode {
+	case engine.ModeAnthropic:
+		a, why := tbl.Dialects.Anthropic.Why(r.BaseURL, r.Model)
+		out.anthropic = &explainAnthropic{Replay: string(a.Replay), Platform: a.Platform, LearnRejections: a.LearnRejections,
+			PriorThinking: a.PriorThinking, PriorThinkingWhy: why}
+		if a.Route != "" {
+			out.anthropic.RouteClass = &a.Route
+		}
+	case engine.ModeBedrockConverse:
+		c := tbl.Dialects.Converse.For(r.Model)
+		out.converse = &explainConverse{Policy: c.ID, Replay: string(c.Replay), RequestThinking: c.RequestThinking}
+	case engine.ModeResponses:
+		fam := tbl.Dialects.Responses.Family(r.Host())
+		out.responses = &explainResponses{Family: fam, ItemsReplayed: fam != "" && strings.TrimSpace(r.Model) != ""}
+		if out.responses.ItemsReplayed {
+			out.responses.Why = "reasoning items issued by family " + fam + " for model " + strings.TrimSpace(r.Model) +
+				" go back in position; items of other families or models never do (the turn goes without them)"
+		} else {
+			out.responses.Why = "the route names no host or no model, so no issued item can be its own: turns go without reasoning items"
+		}
+	}
+	return out
 }
 
 func runExplain(_ context.Context, std *streams, args []string) error {
@@ -32,7 +94,10 @@ func runExplain(_ context.Context, std *streams, args []string) error {
 		"Explain applies the route table (SPEC §2) to one route and prints the decision:\n"+
 			"the matching carrier row, the must-echo family and pad, the carriers the\n"+
 			"route reads, the vendor flags it sets and the private native fields it\n"+
-			"reads, each with the reason for it.")
+			"reads, each with the reason for it. On a native api mode it prints what\n"+
+			"decides there: the Anthropic route class, replay, platform and\n"+
+			"prior-thinking verdict with its reason; the Converse model policy; the\n"+
+			"Responses issuing family and whether reasoning items are replayed.")
 	var rf routeFlags
 	rf.register(f)
 	var rejected listFlag
@@ -62,20 +127,22 @@ func runExplain(_ context.Context, std *streams, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: vendor flags %s: %w", f.matrix, strings.Join(d.FlagIDs, ","), err)
 	}
+	dx := explainDialect(&mf.Table, d.Route)
 	if *asJSON {
 		out := explainJSON{
 			APIMode: string(d.Route.APIMode), Provider: route.Provider, Host: route.Host(), Model: route.Model,
 			Row: d.Row, Pad: d.Pad, Carriers: d.Carriers.Names(), Flags: flags, NativeFields: d.NativeFields,
+			Anthropic: dx.anthropic, Converse: dx.converse, Responses: dx.responses,
 		}
 		if d.EchoFamily != "" {
 			out.EchoFamily = &d.EchoFamily
 		}
 		return writeJSON(std.out, out)
 	}
-	return writeExplainText(std, d, flags, rej)
+	return writeExplainText(std, d, dx, flags, rej)
 }
 
-func writeExplainText(std *streams, d engine.Decision, flags []byte, rejected engine.CarrierSet) error {
+func writeExplainText(std *streams, d engine.Decision, dx dialectExplain, flags []byte, rejected engine.CarrierSet) error {
 	orNone := func(s string) string {
 		if s == "" {
 			return "none"
@@ -109,6 +176,32 @@ func writeExplainText(std *streams, d engine.Decision, flags []byte, rejected en
 	}
 	fmt.Fprintf(tw, "flags\t%s\n", flagText)
 	fmt.Fprintf(tw, "native fields\t%s\n", orNone(strings.Join(d.NativeFields, ", ")))
+	yesNo := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	if a := dx.anthropic; a != nil {
+		class := "none (an unknown relay)"
+		if a.RouteClass != nil {
+			class = *a.RouteClass
+		}
+		fmt.Fprintf(tw, "anthropic route\t%s\n", class)
+		fmt.Fprintf(tw, "replay\t%s\n", a.Replay)
+		fmt.Fprintf(tw, "platform\t%s\n", a.Platform)
+		fmt.Fprintf(tw, "learnt rejections\t%s\n", yesNo(a.LearnRejections))
+		fmt.Fprintf(tw, "prior thinking\t%s: %s\n", yesNo(a.PriorThinking), a.PriorThinkingWhy)
+	}
+	if c := dx.converse; c != nil {
+		fmt.Fprintf(tw, "converse policy\t%s\n", c.Policy)
+		fmt.Fprintf(tw, "replay\t%s\n", c.Replay)
+		fmt.Fprintf(tw, "thinking requested\t%s\n", yesNo(c.RequestThinking))
+	}
+	if r := dx.responses; r != nil {
+		fmt.Fprintf(tw, "responses family\t%s\n", orNone(r.Family))
+		fmt.Fprintf(tw, "items replayed\t%s: %s\n", yesNo(r.ItemsReplayed), r.Why)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -32,6 +32,12 @@ var explainRoutes = []struct {
 		[]string{"--provider", "anthropic", "--base-url", "https://api.anthropic.com", "--model", "claude-opus-4-6", "--api-mode", "anthropic"}},
 	{"a Responses route names the family its reasoning items stay in", "responses-azure",
 		[]string{"--provider", "azure", "--base-url", "https://demo-resource.openai.azure.com/openai/v1", "--model", "gpt-5.1", "--api-mode", "responses"}},
+	{"an Anthropic model that drops earlier turns' thinking says why", "anthropic-sonnet-4-5",
+		[]string{"--provider", "anthropic", "--base-url", "https://api.anthropic.com", "--model", "claude-sonnet-4-5", "--api-mode", "anthropic"}},
+	{"an unknown Anthropic-compatible relay gets no thinking", "anthropic-relay",
+		[]string{"--provider", "relay", "--base-url", "https://relay.example/v1", "--model", "claude-opus-4-6", "--api-mode", "anthropic"}},
+	{"a Converse route prints its model's policy", "converse-deepseek-r1",
+		[]string{"--provider", "bedrock", "--base-url", "https://bedrock-runtime.us-east-1.amazonaws.com", "--model", "us.deepseek.r1-v1:0", "--api-mode", "bedrock-converse"}},
 }
 
 func TestExplainGolden(t *testing.T) {
@@ -57,13 +63,16 @@ func TestExplainJSONContract(t *testing.T) {
 		carriers   []any
 		flagsEmpty bool
 		native     []any
+		dialect    string // the native dialect's key, if any
 	}{
-		{"deepseek pads", explainRoutes[0].args, "default", "deepseek", true, []any{"reasoning_content"}, true, []any{}},
-		{"strict sends nothing", explainRoutes[1].args, "strict", "deepseek", false, []any{}, true, []any{}},
-		{"look-alike is the default route", explainRoutes[3].args, "default", nil, false, []any{"reasoning_content"}, true, []any{}},
-		{"glm sets flags", explainRoutes[4].args, "default", nil, false, []any{"reasoning_content"}, false, []any{}},
-		{"copilot reads copilot fields", explainRoutes[5].args, "default", nil, false, []any{"reasoning_content"}, true, []any{"copilot"}},
-		{"native mode", explainRoutes[8].args, "native", nil, false, []any{}, true, []any{}},
+		{"deepseek pads", explainRoutes[0].args, "default", "deepseek", true, []any{"reasoning_content"}, true, []any{}, ""},
+		{"strict sends nothing", explainRoutes[1].args, "strict", "deepseek", false, []any{}, true, []any{}, ""},
+		{"look-alike is the default route", explainRoutes[3].args, "default", nil, false, []any{"reasoning_content"}, true, []any{}, ""},
+		{"glm sets flags", explainRoutes[4].args, "default", nil, false, []any{"reasoning_content"}, false, []any{}, ""},
+		{"copilot reads copilot fields", explainRoutes[5].args, "default", nil, false, []any{"reasoning_content"}, true, []any{"copilot"}, ""},
+		{"native mode", explainRoutes[8].args, "native", nil, false, []any{}, true, []any{}, "anthropic"},
+		{"responses", explainRoutes[9].args, "native", nil, false, []any{}, true, []any{}, "responses"},
+		{"converse", explainRoutes[12].args, "native", "deepseek", true, []any{}, true, []any{}, "converse"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -80,8 +89,13 @@ func TestExplainJSONContract(t *testing.T) {
 				keys = append(keys, k)
 			}
 			slices.Sort(keys)
-			if !slices.Equal(keys, wantKeys) {
-				t.Fatalf("keys %v, want exactly %v", keys, wantKeys)
+			want := slices.Clone(wantKeys)
+			if tt.dialect != "" {
+				want = append(want, tt.dialect)
+				slices.Sort(want)
+			}
+			if !slices.Equal(keys, want) {
+				t.Fatalf("keys %v, want exactly %v", keys, want)
 			}
 			flags, _ := got["flags"].(map[string]any)
 			switch {

@@ -81,7 +81,7 @@ func runImport(ctx context.Context, std *streams, args []string) error {
 // printImport prints one block per entry and a summary line, and returns
 // how many sources failed.
 func printImport(w io.Writer, results []importer.Result, dryRun bool) int {
-	var recordings, exchanges, placed, unplaced, skipped, failed, written int
+	var recordings, exchanges, placed, dialectOnly, unplaced, skipped, failed, written int
 	for _, r := range results {
 		switch {
 		case r.Entry.Skip != "":
@@ -113,6 +113,11 @@ func printImport(w io.Writer, results []importer.Result, dryRun bool) int {
 			if p.Route.Model != "" {
 				line += " (" + p.Route.Model + ")"
 			}
+			if p.DialectOnly() {
+				dialectOnly++
+				fmt.Fprintf(w, "%s: %s\n", line, p.Note)
+				continue
+			}
 			if p.Target == "" {
 				unplaced++
 				fmt.Fprintf(w, "%s: unplaced: %s\n", line, p.Unplaced)
@@ -140,7 +145,7 @@ func printImport(w io.Writer, results []importer.Result, dryRun bool) int {
 		}
 	}
 	parts := []string{
-		fmt.Sprintf("%s (%s: %d placed, %d unplaced)", plural(recordings, "recording"), plural(exchanges, "exchange"), placed, unplaced),
+		fmt.Sprintf("%s (%s: %d placed, %d checked against their dialect only, %d unplaced)", plural(recordings, "recording"), plural(exchanges, "exchange"), placed, dialectOnly, unplaced),
 		fmt.Sprintf("%s written", plural(written, "cassette")),
 		fmt.Sprintf("%d skipped", skipped),
 		fmt.Sprintf("%d failed", failed),

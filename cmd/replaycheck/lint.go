@@ -217,16 +217,19 @@ func (l *linter) importedCassette(path, target, name string) {
 		return
 	}
 	prov := file.Provenance
+	mode, dialectOnly := harness.DialectOfDir(target)
 	switch {
 	case !prov.Imported():
 		l.addf("%s: an imported cassette must carry recorded provenance citing its source; this one is %s without a source", path, prov.Kind)
-	case prov.Target != target:
+	case dialectOnly && (prov.Target != "" || prov.Source.ResponseOnly != mode):
+		l.addf("%s: under %s sit response-only %s cassettes that no target takes; this one names target %q and response-only api mode %q", path, target, mode, prov.Target, prov.Source.ResponseOnly)
+	case !dialectOnly && prov.Target != target:
 		l.addf("%s: provenance names target %s, but the file sits under %s", path, prov.Target, target)
 	}
 	if importer.Name(name) != name {
 		l.addf("%s: the name %q is not lower-case words of letters and digits joined by -", path, name)
 	}
-	if _, ok := l.matrix.Target(target); !ok {
+	if _, ok := l.matrix.Target(target); !ok && !dialectOnly {
 		l.addf("%s: no target %q in %s", path, target, l.matrix.Path)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -65,14 +66,15 @@ func TestProfileRulesAgainstSimulator(t *testing.T) {
 	rules := 0
 	for _, name := range profileNames(profiles) {
 		p := profiles[name]
-		s, err := sim.New(p, sim.Options{Seed: "rules"})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		hs := httptest.NewServer(s)
-		srv := simServer{url: hs.URL, p: p}
 		for _, rule := range p.Rules {
 			rules++
+			// the simulator answers as a day the rule held
+			s, err := sim.New(p, sim.Options{Seed: "rules", Date: dayOf(rule)})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			hs := httptest.NewServer(s)
+			srv := simServer{url: hs.URL, p: p}
 			t.Run(name+"/"+rule.ID, func(t *testing.T) {
 				model, ok := modelFor(rule.When)
 				if !ok {
@@ -89,12 +91,25 @@ func TestProfileRulesAgainstSimulator(t *testing.T) {
 					}
 				}
 			})
+			hs.Close()
 		}
-		hs.Close()
 	}
 	if rules < 20 {
 		t.Errorf("only %d rules checked; the profiles did not load", rules)
 	}
+}
+
+// dayOf returns a day the rule held: "" (today) for a rule that still
+// holds, else the day before its until.
+func dayOf(r providers.Rule) string {
+	if r.Until == "" {
+		return ""
+	}
+	until, err := time.Parse(time.DateOnly, r.Until)
+	if err != nil {
+		return r.Until
+	}
+	return until.AddDate(0, 0, -1).Format(time.DateOnly)
 }
 
 // checkRule sends tr (streamed when stream) and compares the answer with
@@ -205,7 +220,11 @@ func topLevelTriggers(mode string, c providers.Condition, model string) ([]trigg
 	default:
 		return nil, fmt.Errorf("api mode %s", mode)
 	}
-	body, err := sjson.Set(body, c.Field, true)
+	var value any = true
+	if len(c.Values) > 0 {
+		value = c.Values[0] // the condition holds for these values only
+	}
+	body, err := sjson.Set(body, c.Field, value)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Field, err)
 	}

@@ -73,7 +73,47 @@ func (b *block) delta(d gjson.Result) error {
 	case "input_json_delta":
 		return b.apply(typ, values["partial_json"])
 	}
+	if b.raw != nil && typ == b.typ+"_delta" {
+		return b.rawDelta(d)
+	}
 	return nil
+}
+
+// rawDelta applies a delta to a block of another type, kept whole: a
+// "<type>_delta" carries the block's own string fields in pieces, each
+// appended to the field of the same name (a null or absent start value
+// counts as ""). Anthropic's compaction block streams this way — it
+// starts as {"type":"compaction","content":null} and its summary (and
+// encrypted_content) arrive in compaction_delta events — and the block
+// must go back whole on the next turn
+// (https://platform.claude.com/docs/en/build-with-claude/compaction), so
+// dropping its deltas would store an empty summary. A delta value that is
+// not a string is refused rather than guessed at.
+func (b *block) rawDelta(d gjson.Result) error {
+	var err error
+	d.ForEach(func(k, v gjson.Result) bool {
+		switch {
+		case k.Str == "type" || v.Type == gjson.Null:
+			return true
+		case v.Type != gjson.String:
+			err = fmt.Errorf("%s_delta: %s is a %s, want a string piece of the block's %s", b.typ, k.Str, v.Type, k.Str)
+			return false
+		}
+		key := gjson.Escape(k.Str)
+		old := gjson.GetBytes(b.raw, key)
+		if old.Exists() && old.Type != gjson.String && old.Type != gjson.Null {
+			err = fmt.Errorf("%s_delta: %s is a string piece, but the block's %s is a %s", b.typ, k.Str, k.Str, old.Type)
+			return false
+		}
+		out, serr := sjson.SetBytes(b.raw, key, old.Str+v.Str)
+		if serr != nil {
+			err = fmt.Errorf("%s_delta: %w", b.typ, serr)
+			return false
+		}
+		b.raw = out
+		return true
+	})
+	return err
 }
 
 // apply applies a delta of a known type with its string value.

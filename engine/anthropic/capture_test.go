@@ -40,6 +40,8 @@ var wholeCases = []struct {
 	{"unicode", "non-ASCII text and escapes survive both paths",
 		`{"content":[{"type":"thinking","thinking":"héllo \u2028 \\ \"q\" 日本","signature":"` + sigA + `"},{"type":"text","text":"✓\t</script>"}]}`},
 	{"empty", "a turn with no content", `{"content":[]}`},
+	{"compaction", "a context-management run: the compaction block's summary and encrypted content stream in compaction_delta pieces and go back whole",
+		`{"content":[{"type":"compaction","content":"Earlier: the user asked for tide times; Brest was chosen.","encrypted_content":"` + dataR + `"},{"type":"thinking","thinking":"Now the hour.","signature":"` + sigA + `"},{"type":"text","text":"High tide is at 14:05."}],"context_management":{"applied_edits":[{"type":"clear_thinking_20251015","cleared_thinking_turns":2,"cleared_input_tokens":1800}]}}`},
 }
 
 // streamOf turns a whole response into the SSE stream Anthropic would send
@@ -82,6 +84,14 @@ func streamOf(t testing.TB, whole string, n int) string {
 			for _, p := range pieces(blk.Get("input").Raw) {
 				ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"input_json_delta","partial_json":%s}}`, i, q(p)))
 			}
+		case "compaction":
+			// content_block_start carries nulls; compaction_delta events the
+			// pieces (the shape Anthropic streams compaction blocks in)
+			ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"compaction","content":null,"encrypted_content":null}}`, i))
+			for _, p := range pieces(blk.Get("content").Str) {
+				ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"compaction_delta","content":%s,"encrypted_content":null}}`, i, q(p)))
+			}
+			ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"compaction_delta","encrypted_content":%s}}`, i, q(blk.Get("encrypted_content").Str)))
 		default:
 			ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":%s}`, i, blk.Raw))
 		}
@@ -89,7 +99,11 @@ func streamOf(t testing.TB, whole string, n int) string {
 		ev("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, i))
 		return true
 	})
-	ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9}}`)
+	cm := ""
+	if v := gjson.Get(whole, "context_management"); v.Exists() {
+		cm = `,"context_management":` + v.Raw // as Anthropic streams it, on message_delta
+	}
+	ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9}`+cm+`}`)
 	ev("message_stop", `{"type":"message_stop"}`)
 	return b.String()
 }

@@ -76,6 +76,19 @@ func streamOf(t testing.TB, whole string, n int) string {
 	return b.String()
 }
 
+// arrayOf reframes an SSE stream of chunks as the JSON array Gemini sends
+// without alt=sse: "[" chunk ",\r\n" chunk … "]", as the REST API
+// delivers it.
+func arrayOf(stream string) string {
+	var chunks []string
+	for _, ev := range strings.Split(stream, "\r\n\r\n") {
+		if d, ok := strings.CutPrefix(ev, "data: "); ok {
+			chunks = append(chunks, d)
+		}
+	}
+	return "[" + strings.Join(chunks, ",\r\n") + "]"
+}
+
 func mustJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -99,6 +112,13 @@ func TestCaptureWholeAndStreamAgree(t *testing.T) {
 			}
 			if g, w := mustJSON(t, got), mustJSON(t, whole); g != w {
 				t.Errorf("%s: %s: pieces of %d: streamed turn differs\n got: %s\nwant: %s", tc.name, tc.reason, n, g, w)
+			}
+			arr, err := dl.CaptureStream(strings.NewReader("\n " + arrayOf(streamOf(t, tc.body, n)) + "\n"))
+			if err != nil {
+				t.Fatalf("%s: pieces of %d as a JSON array: %v", tc.name, n, err)
+			}
+			if g, w := mustJSON(t, arr), mustJSON(t, whole); g != w {
+				t.Errorf("%s: %s: pieces of %d: the JSON-array stream (no alt=sse) differs from the whole\n got: %s\nwant: %s", tc.name, tc.reason, n, g, w)
 			}
 		}
 	}
@@ -180,6 +200,12 @@ func TestCaptureStreamErrors(t *testing.T) {
 		{"empty", "", "no chunks before the end at offset 0", "an empty body"},
 		{"bad-json", first + "data: {oops\n\n", fmt.Sprintf("event at offset %d: data is not valid JSON", len(first)), "the broken event's offset"},
 		{"error-chunk", first + `data: {"error":{"code":500,"message":"internal"}}` + "\n\n", fmt.Sprintf("event at offset %d is an error", len(first)), "an error chunk ends the capture"},
+		{"array-truncated", arrayOf(good)[:len(arrayOf(good))-1], fmt.Sprintf("chunk array ended at offset %d before its closing bracket (truncated)", len(arrayOf(good))-1), "a JSON-array stream cut before its bracket"},
+		{"array-cut-chunk", arrayOf(good)[:40], "chunk array ended inside the chunk at offset 1 (truncated)", "a JSON-array stream cut inside a chunk"},
+		{"array-no-finish", arrayOf(cut), "before a finishReason (truncated)", "a JSON-array stream whose last chunk is missing"},
+		{"array-trailing", arrayOf(good) + "x", "something follows its closing bracket", "bytes after the array"},
+		{"array-bad-element", "[" + `{"candidates":[{"content":{"parts":[{"text":"a"}]}}]},oops]`, "chunk array: element at offset", "an element that is not JSON"},
+		{"array-empty", "[]", "no chunks before the end at offset 2", "an empty chunk array"},
 		{"bad-args", `data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"a":}}}]},"finishReason":"STOP"}]}` + "\n\n", "event at offset 0: data is not valid JSON", "invalid call arguments"},
 	}
 	for _, tc := range tests {

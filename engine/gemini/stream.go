@@ -6,13 +6,15 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/internal/layout"
-	"github.com/replaycheck/replaycheck/engine/sse"
 	"github.com/tidwall/gjson"
 )
 
-// CaptureStream reads a streamGenerateContent?alt=sse response and returns
-// the stored assistant message; it equals [Dialect.Capture] of the same
-// response whole. Each chunk's first candidate is fed in order; the
+// CaptureStream reads a streamGenerateContent response and returns the
+// stored assistant message; it equals [Dialect.Capture] of the same
+// response whole. With alt=sse the chunks are SSE data events; without
+// it Gemini sends them as one JSON array, [chunk, chunk, …], which is read
+// element by element as the same stream (see [chunkSource]). Each chunk's
+// first candidate is fed in order; the
 // signature of a trailing empty text part lands in the record. A stream
 // that ends before a finishReason is an error (truncated); errors name the
 // byte offset of the event in play.
@@ -28,10 +30,10 @@ var chunkReads = []string{"candidates", "error"}
 // chunk takes the general path.
 func captureStream(r io.Reader, known *layout.Cache[bool]) (engine.Message, error) {
 	var a accumulator
-	rd := sse.NewReader(r)
+	rd := newChunkSource(r)
 	chunks := 0
 	for {
-		ev, err := rd.NextRaw()
+		ev, err := rd.next()
 		if err == io.EOF {
 			break
 		}

@@ -174,6 +174,12 @@ func (p plan) assistantItems(m *engine.Message, answered, sent map[string]bool) 
 // Once a reasoning item of the turn is left out, the items after it lose
 // their "id": the service refuses an item that names its id without the
 // reasoning item it came with, and an item without an id stands alone.
+// Every replayed item loses its "status" ("completed"): it describes the
+// output, not the input, and no recording shows a service taking it back —
+// the recorded clients (pydantic-ai against OpenAI and DeepSeek
+// /responses) replay items without it and are answered 200 — so the
+// engine sends what was recorded accepted. Only that key goes; the rest
+// of the item, its opaque fields included, stays byte for byte.
 func (p plan) nativeItems(blocks []json.RawMessage, answered, sent map[string]bool) ([][]byte, error) {
 	keep := make([]bool, len(blocks))
 	types := make([]string, len(blocks))
@@ -199,6 +205,12 @@ func (p plan) nativeItems(blocks []json.RawMessage, answered, sent map[string]bo
 		if detached && types[i] != "reasoning" && gjson.GetBytes(b, "id").Exists() {
 			var err error
 			if b, err = sjson.DeleteBytes(b, "id"); err != nil {
+				return nil, fmt.Errorf("native item %d: %w", i, err)
+			}
+		}
+		if gjson.GetBytes(b, "status").Exists() {
+			var err error
+			if b, err = sjson.DeleteBytes(b, "status"); err != nil {
 				return nil, fmt.Errorf("native item %d: %w", i, err)
 			}
 		}

@@ -11,24 +11,30 @@ import (
 )
 
 // TestShapeReplaysItemsInPosition: on the issuing route every stored item
-// goes back in its place, byte for byte, each reasoning item before the
-// call or message it led to, the tool results after the calls.
+// goes back in its place, byte for byte but for its output "status", each
+// reasoning item before the call or message it led to, the tool results
+// after the calls.
 func TestShapeReplaysItemsInPosition(t *testing.T) {
 	s := loopSession(t)
 	got := inputOf(shape(t, s, openaiRoute, engine.Request{}))
 	want := []string{
 		`{"role":"user","content":"Why does the cache test fail?"}`,
-		reasoningItem("rs_a", "Check the TTL. [memo:aaaaaaaa]", encA), callItem("fc_a", "call_a"),
-		reasoningItem("rs_b", "Check the clock.", encB), callItem("fc_b", "call_b"),
+		reasoningItem("rs_a", "Check the TTL. [memo:aaaaaaaa]", encA), replayed(callItem("fc_a", "call_a")),
+		reasoningItem("rs_b", "Check the clock.", encB), replayed(callItem("fc_b", "call_b")),
 		`{"type":"function_call_output","call_id":"call_a","output":"ttl=0"}`,
 		`{"type":"function_call_output","call_id":"call_b","output":"clock ok"}`,
-		reasoningItem("rs_c", "Both point at CI.", encC), messageItem("msg_c", "The TTL is 0 in CI."),
+		reasoningItem("rs_c", "Both point at CI.", encC), replayed(messageItem("msg_c", "The TTL is 0 in CI.")),
 		`{"role":"user","content":"And the fix?"}`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("input\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
+
+// replayed is a stored output item as the engine replays it: without its
+// "status", which describes the output and which no recording shows a
+// service taking back.
+func replayed(item string) string { return strings.Replace(item, `"status":"completed",`, "", 1) }
 
 // TestShapeFamilies is SPEC §9.5: reasoning items reach only their issuing
 // family and model; everywhere else the turn goes without them, from the
@@ -79,13 +85,13 @@ func TestShapeLeavesItemsOut(t *testing.T) {
 			msgs: []engine.Message{user, issued(reasoningItem("rs_a", "a", encA), callItem("fc_a", "call_a"), reasoningItem("rs_b", "b", encB), callItem("fc_b", "call_b")),
 				enginetest.ToolResult("call_b", "r")},
 			want: []string{`{"role":"user","content":"q"}`, reasoningItem("rs_b", "b", encB),
-				`{"type":"function_call","status":"completed","arguments":"{\"q\":\"ttl\"}","call_id":"call_b","name":"lookup"}`, `{"type":"function_call_output","call_id":"call_b","output":"r"}`},
+				`{"type":"function_call","arguments":"{\"q\":\"ttl\"}","call_id":"call_b","name":"lookup"}`, `{"type":"function_call_output","call_id":"call_b","output":"r"}`},
 		},
 		{
 			reason: "a reasoning item without encrypted content is not sent (store is false), and its call goes without its id",
 			msgs: []engine.Message{user, issued(`{"id":"rs_a","type":"reasoning","summary":[{"type":"summary_text","text":"a"}]}`, callItem("fc_a", "call_a")),
 				enginetest.ToolResult("call_a", "r")},
-			want: []string{`{"role":"user","content":"q"}`, `{"type":"function_call","status":"completed","arguments":"{\"q\":\"ttl\"}","call_id":"call_a","name":"lookup"}`,
+			want: []string{`{"role":"user","content":"q"}`, `{"type":"function_call","arguments":"{\"q\":\"ttl\"}","call_id":"call_a","name":"lookup"}`,
 				`{"type":"function_call_output","call_id":"call_a","output":"r"}`},
 		},
 		{
@@ -93,24 +99,24 @@ func TestShapeLeavesItemsOut(t *testing.T) {
 			msgs: []engine.Message{user, issued(reasoningItem("rs_a", "a", encA), callItem("fc_a", "call_a")),
 				enginetest.ToolResult("call_a", "r")},
 			config: engine.ModelConfig{SealedBlobs: []string{engine.Fingerprint(responses.FieldEncrypted, encA)}},
-			want: []string{`{"role":"user","content":"q"}`, `{"type":"function_call","status":"completed","arguments":"{\"q\":\"ttl\"}","call_id":"call_a","name":"lookup"}`,
+			want: []string{`{"role":"user","content":"q"}`, `{"type":"function_call","arguments":"{\"q\":\"ttl\"}","call_id":"call_a","name":"lookup"}`,
 				`{"type":"function_call_output","call_id":"call_a","output":"r"}`},
 		},
 		{
 			reason: "a reasoning item that ended its output (nothing followed it) is never sent alone",
 			msgs:   []engine.Message{user, issued(messageItem("msg_a", "hi"), reasoningItem("rs_a", "a", encA))},
-			want:   []string{`{"role":"user","content":"q"}`, messageItem("msg_a", "hi")},
+			want:   []string{`{"role":"user","content":"q"}`, replayed(messageItem("msg_a", "hi"))},
 		},
 		{
 			reason: "a relay's readable reasoning with a signature is replayed as it came",
 			msgs:   []engine.Message{user, issued(`{"type":"reasoning","id":"rs_x","summary":[],"content":[{"type":"reasoning_text","text":"t"}],"signature":"sig"}`, messageItem("msg_x", "hi"))},
-			want:   []string{`{"role":"user","content":"q"}`, `{"type":"reasoning","id":"rs_x","summary":[],"content":[{"type":"reasoning_text","text":"t"}],"signature":"sig"}`, messageItem("msg_x", "hi")},
+			want:   []string{`{"role":"user","content":"q"}`, `{"type":"reasoning","id":"rs_x","summary":[],"content":[{"type":"reasoning_text","text":"t"}],"signature":"sig"}`, replayed(messageItem("msg_x", "hi"))},
 		},
 		{
 			reason: "a relayed signature the session recorded as refused stays out",
 			msgs:   []engine.Message{user, issued(`{"type":"reasoning","id":"rs_x","summary":[],"signature":"sig"}`, messageItem("msg_x", "hi"))},
 			config: engine.ModelConfig{RejectedSignatures: []string{engine.Fingerprint(responses.FieldSignature, "sig")}},
-			want:   []string{`{"role":"user","content":"q"}`, `{"type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"hi"}],"role":"assistant"}`},
+			want:   []string{`{"role":"user","content":"q"}`, `{"type":"message","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"hi"}],"role":"assistant"}`},
 		},
 	} {
 		s := &engine.Session{Messages: tc.msgs, Config: tc.config}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/replaycheck/replaycheck/internal/yamltext"
 	"go.yaml.in/yaml/v3"
@@ -61,6 +62,13 @@ type Source struct {
 	Interactions []int `yaml:"interactions"`
 	// Elsewhere are the source's other interactions.
 	Elsewhere []Elsewhere `yaml:"elsewhere,omitempty"`
+	// ResponseOnly is the api mode of a fixture that recorded the answer
+	// and no request (Vercel AI SDK fixtures): its interactions carry no
+	// request line, because none was recorded, and the cassette names no
+	// host. With no target it sits at [DialectOnlyPath]: nothing says
+	// which provider answered, so only capture is checked, against this
+	// api mode's dialect.
+	ResponseOnly string `yaml:"response_only,omitempty"`
 }
 
 // Elsewhere is one interaction of an imported source that another cassette
@@ -119,7 +127,9 @@ func (p Provenance) Validate() error {
 func (p Provenance) validateImported() error {
 	s := p.Source
 	switch {
-	case p.Target == "" || p.Host == "":
+	case s.ResponseOnly != "" && p.Host != "":
+		return errors.New("imported provenance: a response-only source recorded no request, so it names no host")
+	case s.ResponseOnly == "" && (p.Target == "" || p.Host == ""):
 		return errors.New("imported provenance needs target and host")
 	case p.Scenario != "":
 		return errors.New("imported provenance must not name a scenario: the conversation is the recording's own")
@@ -164,6 +174,24 @@ func RecordedPath(dir, target, name string) string {
 	return filepath.Join(dir, target, RecordedDir, name+".yaml")
 }
 
+// dialectOnlyPrefix starts the directory of the imported cassettes that no
+// target takes; no target id starts with "_".
+const dialectOnlyPrefix = "_dialect-"
+
+// DialectOnlyPath returns the path of an imported response-only cassette
+// that no target takes, checked against api mode's dialect only:
+// <dir>/_dialect-<mode>/recorded/<name>.yaml.
+func DialectOnlyPath(dir, mode, name string) string {
+	return filepath.Join(dir, dialectOnlyPrefix+mode, RecordedDir, name+".yaml")
+}
+
+// DialectOfDir returns the api mode of a directory name DialectOnlyPath
+// writes (the part before recorded/), or ok false for a target's.
+func DialectOfDir(name string) (mode string, ok bool) {
+	mode, ok = strings.CutPrefix(name, dialectOnlyPrefix)
+	return mode, ok && mode != ""
+}
+
 // ErrNoCassette is returned by [Read] when the file does not exist.
 var ErrNoCassette = errors.New("no cassette")
 
@@ -206,8 +234,9 @@ func parse(name string, b []byte) (*File, error) {
 	if src := f.Provenance.Source; src != nil && len(src.Interactions) != len(f.Interactions) {
 		return nil, fmt.Errorf("%s: provenance source names %d interactions, the cassette holds %d", name, len(src.Interactions), len(f.Interactions))
 	}
+	responseOnly := f.Provenance.Source != nil && f.Provenance.Source.ResponseOnly != ""
 	for i, it := range f.Interactions {
-		if err := checkInteraction(i, it); err != nil {
+		if err := checkInteraction(i, it, responseOnly); err != nil {
 			return nil, fmt.Errorf("%s:%d: interaction %d: %w", name, interactionLine(b, i), i, err)
 		}
 	}
@@ -215,7 +244,9 @@ func parse(name string, b []byte) (*File, error) {
 }
 
 // checkInteraction checks what replay relies on in the i-th interaction.
-func checkInteraction(i int, it *cassette.Interaction) error {
+// The interactions of a response-only source have an empty request line:
+// none was recorded, and none may be made up.
+func checkInteraction(i int, it *cassette.Interaction, responseOnly bool) error {
 	switch {
 	case it == nil:
 		return errors.New("empty")
@@ -223,7 +254,9 @@ func checkInteraction(i int, it *cassette.Interaction) error {
 		return fmt.Errorf("id %d duplicates interaction %d (ids count up from 0)", it.ID, it.ID)
 	case it.ID != i:
 		return fmt.Errorf("id %d out of sequence (ids count up from 0)", it.ID)
-	case it.Request.Method == "" || it.Request.URL == "":
+	case responseOnly && (it.Request.Method != "" || it.Request.URL != "" || it.Request.Body != ""):
+		return errors.New("a response-only source recorded no request: the request line and body stay empty")
+	case !responseOnly && (it.Request.Method == "" || it.Request.URL == ""):
 		return errors.New("request needs method and url")
 	case it.Response.Code < 100 || it.Response.Code > 599:
 		return fmt.Errorf("response code %d", it.Response.Code)

@@ -81,6 +81,14 @@ func TestProvenanceValidate(t *testing.T) {
 			"imported provenance: source names no interaction", "each interaction is traced to its source position"},
 		{"imported-elsewhere-both", func(p *harness.Provenance) { p.Source.Elsewhere[0].Target = "acme" }, imported,
 			"imported provenance: source.elsewhere[0]: name the target that holds interaction 0 or why it is unplaced, not both", "an interaction is either placed or unplaced"},
+		{"imported-response-only", func(p *harness.Provenance) { p.Host, p.Source.ResponseOnly = "", "chat" }, imported, "",
+			"a response-only fixture recorded no host: its api mode stands instead"},
+		{"imported-response-only-dialect", func(p *harness.Provenance) { p.Target, p.Host, p.Source.ResponseOnly = "", "", "gemini" }, imported, "",
+			"a response-only fixture no target takes names no target"},
+		{"imported-response-only-host", func(p *harness.Provenance) { p.Source.ResponseOnly = "chat" }, imported,
+			"imported provenance: a response-only source recorded no request, so it names no host", "a host would be made up"},
+		{"imported-no-target", func(p *harness.Provenance) { p.Target = "" }, imported,
+			"imported provenance needs target and host", "only a response-only source goes without a target"},
 		{"imported-simulated", func(p *harness.Provenance) {
 			p.Kind, p.Profile, p.ProfileVersion = harness.Simulated, "acme", 1
 			p.Host = ""
