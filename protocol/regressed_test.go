@@ -94,8 +94,7 @@ func TestRegressedOverProtocol(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer c.Close()
-				r := *runner
-				r.Engine = c
+				r := &scenario.Runner{Matrix: runner.Matrix, Profiles: runner.Profiles, CassetteDir: runner.CassetteDir, Engine: c}
 				got, err := r.RunMatrix(context.Background(), nil, []string{tc.column}, nil)
 				if err != nil {
 					t.Fatal(err)
