@@ -22,6 +22,11 @@ var carriers = Scenario{
 			return err
 		}
 		c.Note("sent %s", orNone(answer.Exchanges[0].Carried))
+		if !c.Replaying() {
+			if err := c.recordNativeReplays(ctx, before, answer.Exchanges[0].Body); err != nil {
+				return err
+			}
+		}
 		if c.Replaying() {
 			return c.adviseIfMoreRead(ctx, before, answer.Message)
 		}
