@@ -28,7 +28,12 @@ var carriers = Scenario{
 			}
 		}
 		if c.Replaying() {
-			return c.adviseIfMoreRead(ctx, before, answer.Message)
+			if err := c.adviseIfMoreRead(ctx, before, answer.Message); err != nil {
+				return err
+			}
+		}
+		if c.Target.Route.APIMode == engine.ModeResponses {
+			return crossFamily(ctx, c)
 		}
 		return nil
 	},

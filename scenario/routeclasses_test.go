@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,5 +127,72 @@ func TestUnsignedEndpointPad(t *testing.T) {
 	}
 	if c := committedCell(t, "minimax-anthropic", "missing-echo", nil); c.Status != report.StatusNA {
 		t.Errorf("minimax-anthropic/missing-echo = %s: a signing endpoint cannot be padded", c.Status)
+	}
+}
+
+// families rewrites the Responses families.
+func families(f func([]engine.ResponsesFamily) []engine.ResponsesFamily) func(*engine.Table) {
+	return func(t *engine.Table) {
+		t.Dialects.Responses.Families = f(slices.Clone(t.Dialects.Responses.Families))
+	}
+}
+
+// mergeInto moves the hosts of family from into family to, dropping from.
+func mergeInto(to, from string) func(*engine.Table) {
+	return families(func(fs []engine.ResponsesFamily) []engine.ResponsesFamily {
+		var moved engine.ResponsesFamily
+		fs = slices.DeleteFunc(fs, func(f engine.ResponsesFamily) bool {
+			if f.ID == from {
+				moved = f
+				return true
+			}
+			return false
+		})
+		for i := range fs {
+			if fs[i].ID == to {
+				fs[i].Match.Hosts = append(slices.Clone(fs[i].Match.Hosts), moved.Match.Hosts...)
+				fs[i].Match.HostPatterns = append(slices.Clone(fs[i].Match.HostPatterns), moved.Match.HostPatterns...)
+			}
+		}
+		return fs
+	})
+}
+
+// TestCrossFamilyResponses: a Responses history issued by another family,
+// by the same host for another model, or by a sibling host goes to the
+// target without its reasoning items; an edit of responses.families that
+// lets another issuer's items through fails the cell with the provider's
+// recorded refusal of the foreign encrypted content.
+func TestCrossFamilyResponses(t *testing.T) {
+	for _, target := range []string{"openai-responses", "azure-openai-responses", "deepseek-responses", "openrouter-responses"} {
+		if c := committedCell(t, target, "carriers", nil); c.Status != report.StatusPass || !strings.Contains(c.Detail, "went without its reasoning items") {
+			t.Errorf("%s/carriers = %s (%s)", target, c.Status, c.Detail)
+		}
+	}
+	perHostOff := families(func(fs []engine.ResponsesFamily) []engine.ResponsesFamily {
+		for i := range fs {
+			fs[i].PerHost = false
+		}
+		return fs
+	})
+	for _, tc := range []struct {
+		name, target string
+		edit         func(*engine.Table)
+		refused      bool // the profile refuses a foreign item; else it accepts it unread
+	}{
+		{"Azure merged into OpenAI's family", "azure-openai-responses", mergeInto("openai", "azure-openai"), true},
+		{"Azure resources no longer per host", "azure-openai-responses", perHostOff, true},
+		{"OpenRouter merged into OpenAI's family", "openrouter-responses", mergeInto("openai", "openrouter"), true},
+		{"DeepSeek merged into OpenAI's family", "deepseek-responses", mergeInto("openai", "deepseek"), false},
+	} {
+		c := committedCell(t, tc.target, "carriers", tc.edit)
+		switch {
+		case c.Status != report.StatusFail:
+			t.Errorf("%s: %s/carriers = %s (%s), want fail", tc.name, tc.target, c.Status, c.Detail)
+		case tc.refused && c.ProviderError == "":
+			t.Errorf("%s: %s/carriers fails (%s) without the recorded refusal", tc.name, tc.target, c.Actual)
+		case !tc.refused && !strings.Contains(c.Actual, "its encrypted content was sent"):
+			t.Errorf("%s: %s/carriers fails with %q, want the foreign item named as sent", tc.name, tc.target, c.Actual)
+		}
 	}
 }
