@@ -18,15 +18,15 @@ var carriers = Scenario{
 		}
 		before := c.Session.Clone()
 		answer, err := c.Turn(ctx, false)
-		if err := accepted("the answer turn (replays the tool-call turn's reasoning)", answer, err); err != nil {
-			return err
-		}
-		c.Note("sent %s", orNone(answer.Exchanges[0].Carried))
-		if !c.Replaying() {
+		if !c.Replaying() && len(answer.Exchanges) > 0 {
 			if err := c.recordNativeReplays(ctx, before, answer.Exchanges[0].Body); err != nil {
 				return err
 			}
 		}
+		if err := accepted("the answer turn (replays the tool-call turn's reasoning)", answer, err); err != nil {
+			return err
+		}
+		c.Note("sent %s", orNone(answer.Exchanges[0].Carried))
 		if c.Replaying() {
 			if err := c.adviseIfMoreRead(ctx, before, answer.Message); err != nil {
 				return err
