@@ -10,20 +10,24 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// openAIHost is the host of OpenAI's own Responses API: the family whose
-// histories other families are handed most often.
-const openAIHost = "api.openai.com"
+// issuingHosts are the Responses services a history replayed to a target
+// is commonly issued by: OpenAI's own API, an Azure OpenAI resource,
+// OpenRouter and DeepSeek, one host each of the families matrix.yaml
+// knows. The list is fixed, so the cassette does not depend on the table.
+var issuingHosts = []string{"api.openai.com", "another-resource.openai.azure.com", "openrouter.ai", "api.deepseek.com"}
 
 // foreignIssuers are the routes, other than the target's own, that a
-// Responses history replayed to the target may have been issued by:
-// OpenAI's own API under the target's model id (unless the target is it),
-// so that only the family tells them apart; the target's host with
-// another model; and a sibling host of the same provider (another Azure
-// resource, another subdomain), unless the host has none.
+// Responses history replayed to the target may have been issued by: every
+// issuing host but the target's own, under the target's model id so that
+// only the family tells them apart; the target's host with another model;
+// and a sibling host of the same provider (another Azure resource, another
+// subdomain), unless the host has none.
 func foreignIssuers(own engine.RouteKey) []engine.RouteKey {
 	var out []engine.RouteKey
-	if own.Host != openAIHost {
-		out = append(out, engine.RouteKey{Provider: "openai", Host: openAIHost, Model: own.Model})
+	for _, h := range issuingHosts {
+		if h != own.Host {
+			out = append(out, engine.RouteKey{Provider: own.Provider, Host: h, Model: own.Model})
+		}
 	}
 	other := "gpt-5-mini"
 	if own.Model == other {
@@ -32,7 +36,9 @@ func foreignIssuers(own engine.RouteKey) []engine.RouteKey {
 	out = append(out, engine.RouteKey{Provider: own.Provider, Host: own.Host, Model: other})
 	if labels := strings.Split(own.Host, "."); len(labels) > 2 {
 		sibling := "another-resource." + strings.Join(labels[1:], ".")
-		out = append(out, engine.RouteKey{Provider: own.Provider, Host: sibling, Model: own.Model})
+		if !slices.ContainsFunc(out, func(k engine.RouteKey) bool { return k.Host == sibling }) {
+			out = append(out, engine.RouteKey{Provider: own.Provider, Host: sibling, Model: own.Model})
+		}
 	}
 	return out
 }

@@ -64,7 +64,7 @@ func converseRow(id string, f func(*engine.ConverseModel)) func(*engine.Table) {
 // with learn_rejections off fails, since nothing is learnt and the block
 // comes back after resume.
 func TestLearntSignatureRefusal(t *testing.T) {
-	for _, tc := range []struct{ target, route string }{{"anthropic", "anthropic-direct"}, {"vertex-anthropic", "vertex"}, {"foundry-anthropic", "foundry"}} {
+	for _, tc := range []struct{ target, route string }{{"anthropic", "anthropic-direct"}, {"vertex-anthropic", "vertex"}, {"foundry-anthropic", "foundry"}, {"bedrock-anthropic-opus", "bedrock"}} {
 		if c := committedCell(t, tc.target, "fallback", nil); c.Status != report.StatusPass || !strings.Contains(c.Detail, "learnt") {
 			t.Errorf("%s/fallback = %s (%s), want pass with a learnt refusal", tc.target, c.Status, c.Detail)
 		}
@@ -184,6 +184,7 @@ func TestCrossFamilyResponses(t *testing.T) {
 		{"Azure resources no longer per host", "azure-openai-responses", perHostOff, true},
 		{"OpenRouter merged into OpenAI's family", "openrouter-responses", mergeInto("openai", "openrouter"), true},
 		{"DeepSeek merged into OpenAI's family", "deepseek-responses", mergeInto("openai", "deepseek"), false},
+		{"OpenRouter merged into DeepSeek's family", "deepseek-responses", mergeInto("deepseek", "openrouter"), false},
 	} {
 		c := committedCell(t, tc.target, "carriers", tc.edit)
 		switch {
@@ -193,6 +194,33 @@ func TestCrossFamilyResponses(t *testing.T) {
 			t.Errorf("%s: %s/carriers fails (%s) without the recorded refusal", tc.name, tc.target, c.Actual)
 		case !tc.refused && !strings.Contains(c.Actual, "its encrypted content was sent"):
 			t.Errorf("%s: %s/carriers fails with %q, want the foreign item named as sent", tc.name, tc.target, c.Actual)
+		}
+	}
+}
+
+// TestAnthropicCompatibleClaudeName: a Claude model id sent to DeepSeek's
+// /anthropic endpoint (which maps it to a DeepSeek model) is classed by
+// the endpoint's host. Dropping the deepseek route class leaves it an
+// unknown relay that gets no thinking: the must-echo pad still carries
+// the tool turn (recorded accepted), but a resumed session no longer sends
+// what the cassette holds, so the cell changes.
+func TestAnthropicCompatibleClaudeName(t *testing.T) {
+	drop := func(t *engine.Table) {
+		t.Dialects.Anthropic.Routes = slices.DeleteFunc(t.Dialects.Anthropic.Routes, func(r engine.AnthropicRoute) bool { return r.ID == "deepseek" })
+	}
+	for _, tc := range []struct {
+		scen           string
+		edited         report.Status
+		editedContains string
+	}{
+		{"carriers", report.StatusPass, ""},
+		{"resume", report.StatusUnverified, ""},
+	} {
+		if c := committedCell(t, "deepseek-anthropic-claude-name", tc.scen, nil); c.Status != report.StatusPass {
+			t.Errorf("deepseek-anthropic-claude-name/%s = %s (%s)", tc.scen, c.Status, c.Detail)
+		}
+		if c := committedCell(t, "deepseek-anthropic-claude-name", tc.scen, drop); c.Status != tc.edited || !strings.Contains(c.Detail, tc.editedContains) {
+			t.Errorf("without the deepseek route class: %s = %s (%s), want %s", tc.scen, c.Status, c.Detail, tc.edited)
 		}
 	}
 }
