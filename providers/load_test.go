@@ -12,11 +12,13 @@ import (
 
 // committed lists the profiles the harness targets; every one must exist.
 var committed = []string{
-	"anthropic", "azure-openai-responses", "bedrock-anthropic", "bedrock-converse", "cerebras", "copilot", "dashscope",
-	"deepseek", "deepseek-responses", "fireworks", "foundry-anthropic", "gemini", "gemini-openai", "glm", "groq",
-	"hunyuan", "kilo", "kimi", "llama-cpp", "lmstudio", "mimo", "minimax", "mistral",
-	"nous-portal", "novita", "ollama", "openai", "openai-responses", "openrouter", "openrouter-responses", "sambanova", "tencent-tokenhub",
-	"vercel-ai-gateway", "vertex-anthropic", "vllm",
+	"anthropic", "azure-openai-responses", "bedrock-anthropic", "bedrock-converse",
+	"bedrock-converse-claude-legacy", "bedrock-converse-deepseek", "bedrock-converse-kimi", "bedrock-converse-nova",
+	"bedrock-deepseek-anthropic", "cerebras", "copilot", "dashscope", "deepseek", "deepseek-anthropic",
+	"deepseek-responses", "fireworks", "foundry-anthropic", "gemini", "gemini-openai", "glm", "groq", "hunyuan",
+	"kilo", "kimi", "kimi-anthropic", "llama-cpp", "lmstudio", "mimo", "minimax", "minimax-anthropic",
+	"mistral", "nous-portal", "novita", "ollama", "openai", "openai-responses", "openrouter",
+	"openrouter-responses", "sambanova", "tencent-tokenhub", "vercel-ai-gateway", "vertex-anthropic", "vllm",
 }
 
 func TestEmbeddedProfilesLoadAndValidate(t *testing.T) {

@@ -18,12 +18,22 @@ var carriers = Scenario{
 		}
 		before := c.Session.Clone()
 		answer, err := c.Turn(ctx, false)
+		if !c.Replaying() && len(answer.Exchanges) > 0 {
+			if err := c.recordNativeReplays(ctx, before, answer.Exchanges[0].Body); err != nil {
+				return err
+			}
+		}
 		if err := accepted("the answer turn (replays the tool-call turn's reasoning)", answer, err); err != nil {
 			return err
 		}
 		c.Note("sent %s", orNone(answer.Exchanges[0].Carried))
 		if c.Replaying() {
-			return c.adviseIfMoreRead(ctx, before, answer.Message)
+			if err := c.adviseIfMoreRead(ctx, before, answer.Message); err != nil {
+				return err
+			}
+		}
+		if c.Target.Route.APIMode == engine.ModeResponses {
+			return crossFamily(ctx, c)
 		}
 		return nil
 	},

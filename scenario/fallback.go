@@ -30,6 +30,9 @@ var fallback = Scenario{
 		if ok, why := learnsOpaqueRefusals(t, p); ok || why != "" {
 			return ok, why
 		}
+		if ok, why := learnsSignatureRefusals(t, p); ok || why != "" {
+			return ok, why
+		}
 		if ok, why := chatOnly(t); !ok {
 			return false, why
 		}
@@ -39,8 +42,11 @@ var fallback = Scenario{
 		return false, "the provider refuses no standard carrier, so there is nothing to learn"
 	},
 	Run: func(ctx context.Context, c *Conv) error {
-		if c.Target.Route.APIMode == engine.ModeResponses {
+		switch c.Target.Route.APIMode {
+		case engine.ModeResponses:
 			return opaqueFallback(ctx, c)
+		case engine.ModeAnthropic:
+			return signatureFallback(ctx, c)
 		}
 		d, err := c.Decision(ctx)
 		if err != nil {

@@ -17,7 +17,7 @@ var missingEcho = Scenario{
 		if t.Route.APIMode == engine.ModeResponses {
 			return false, "the responses dialect never pads: a reasoning item is replayed as issued or not at all, never made up"
 		}
-		if refusesFieldFor(t, p, providers.ConditionToolTurnFieldMissing, "reasoning_content") {
+		if refusesFieldFor(t, p, providers.ConditionToolTurnFieldMissing, "reasoning_content") || refusesUnsignedThinking(t, p) {
 			return true, ""
 		}
 		return false, "the provider does not require reasoning_content on tool-call turns"
@@ -32,7 +32,11 @@ var missingEcho = Scenario{
 		if !c.Replaying() && len(res.Exchanges) > 0 {
 			// Evidence for other tables: the same turn with the empty
 			// string where the pad would be (DeepSeek V4 refuses "").
-			if err := c.sendEmptyPad(ctx, res.Exchanges[0]); err != nil {
+			send := c.sendEmptyPad
+			if c.Target.Route.APIMode == engine.ModeAnthropic {
+				send = c.sendUnpadded
+			}
+			if err := send(ctx, res.Exchanges[0]); err != nil {
 				return err
 			}
 		}

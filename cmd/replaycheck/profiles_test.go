@@ -311,6 +311,8 @@ func converseTriggers(t *testing.T, srv simServer, c providers.Condition, model 
 		return []trigger{{"reasoningText without its signature", path, reasoning(`{"reasoningText":{"text":"t"}}`), 1, "messages.1.content.0", nil}}, nil
 	case c.Kind == providers.ConditionSignatureInvalid && strings.Contains(c.Field, "reasoningText"):
 		return []trigger{{"reasoningText with a forged signature", path, reasoning(`{"reasoningText":{"text":"t","signature":"Zm9yZ2Vk"}}`), 1, "messages.1.content.0", nil}}, nil
+	case c.Kind == providers.ConditionAssistantFieldPresent && c.Field == "reasoningContent":
+		return []trigger{{"reasoningContent sent back, unsigned", path, reasoning(`{"reasoningText":{"text":"t"}}`), 1, "messages.1.content.0", nil}}, nil
 	case c.Kind == providers.ConditionToolTurnFieldMissing && strings.HasPrefix(c.Field, "reasoningContent"):
 		b := body(`,"additionalModelRequestFields":{"thinking":{"type":"enabled","budget_tokens":1024}}`, user,
 			`{"role":"assistant","content":[{"toolUse":{"toolUseId":"t1","name":"lookup","input":{}}}]}`,

@@ -1,0 +1,98 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/tidwall/gjson"
+)
+
+// issuingHosts are the Responses services a history replayed to a target
+// is commonly issued by: OpenAI's own API, an Azure OpenAI resource,
+// OpenRouter and DeepSeek, one host each of the families matrix.yaml
+// knows. The list is fixed, so the cassette does not depend on the table.
+var issuingHosts = []string{"api.openai.com", "another-resource.openai.azure.com", "openrouter.ai", "api.deepseek.com"}
+
+// foreignIssuers are the routes, other than the target's own, that a
+// Responses history replayed to the target may have been issued by: every
+// issuing host but the target's own, under the target's model id so that
+// only the family tells them apart; the target's host with another model;
+// and a sibling host of the same provider (another Azure resource, another
+// subdomain), unless the host has none.
+func foreignIssuers(own engine.RouteKey) []engine.RouteKey {
+	var out []engine.RouteKey
+	for _, h := range issuingHosts {
+		if h != own.Host {
+			out = append(out, engine.RouteKey{Provider: own.Provider, Host: h, Model: own.Model})
+		}
+	}
+	other := "gpt-5-mini"
+	if own.Model == other {
+		other = "gpt-5.1"
+	}
+	out = append(out, engine.RouteKey{Provider: own.Provider, Host: own.Host, Model: other})
+	if labels := strings.Split(own.Host, "."); len(labels) > 2 {
+		sibling := "another-resource." + strings.Join(labels[1:], ".")
+		if !slices.ContainsFunc(out, func(k engine.RouteKey) bool { return k.Host == sibling }) {
+			out = append(out, engine.RouteKey{Provider: own.Provider, Host: sibling, Model: own.Model})
+		}
+	}
+	return out
+}
+
+// crossFamily replays to a Responses target a tool-call turn issued
+// elsewhere: the target's own captured turn, its sealed values replaced by
+// another service's and its issuer set to each foreign issuer in turn. The
+// route table (responses.families, and the model) decides whether the
+// turn's reasoning items may go back; under the committed table none of
+// these issuers may see them, so each request must be accepted as sent and
+// carry none of the foreign values. Recording, each turn is also sent as
+// if its issuer were the target's own, so the cassette holds the
+// provider's refusal of the foreign encrypted content (and the engine's
+// retry), and an edit of responses.families that lets it through is judged
+// from the recorded refusal.
+func crossFamily(ctx context.Context, c *Conv) error {
+	i := slices.IndexFunc(c.Session.Messages, func(m engine.Message) bool {
+		return m.Role == "assistant" && len(m.ToolCalls) > 0 && m.Native != nil
+	})
+	if i < 0 || i+1 >= len(c.Session.Messages) {
+		return fail("the tool-call turn", "a native turn answered by its tool result", "none")
+	}
+	own := c.Target.Route.Key()
+	for _, issuer := range foreignIssuers(own) {
+		turn, err := mutateOpaque(c.Session.Messages[i], func(s string) (string, bool) { return foreignSignature, true })
+		if err != nil {
+			return err
+		}
+		if turn.Native == nil || len(storedOpaque(turn)) == 0 {
+			c.Note("the provider's turn holds no sealed reasoning, so no history issued elsewhere can carry any")
+			return nil
+		}
+		is := issuer
+		turn.Native.Issuer = &is
+		s := &engine.Session{ID: fmt.Sprintf("%s-from-%s-%s", c.Session.ID, issuer.Host, issuer.Model)}
+		s.Messages = append(slices.Clone(c.Session.Messages[:i]), turn, c.Session.Messages[i+1])
+		if !c.Replaying() {
+			sent := s.Clone()
+			selfIssued := own
+			sent.Messages[i].Native.Issuer = &selfIssued
+			if _, err := c.TurnOn(ctx, sent, false); err != nil && isTransportError(err) {
+				return err
+			}
+		}
+		res, err := c.TurnOn(ctx, s, false)
+		what := fmt.Sprintf("a turn issued by %s (%s) replayed to %s", issuer.Host, issuer.Model, own.Host)
+		if err := accepted(what, res, err); err != nil {
+			return err
+		}
+		body := stringValues(gjson.ParseBytes(res.Exchanges[0].Body))
+		if body[foreignSignature] {
+			return fail(what, "no reasoning item sealed by another issuer", "its encrypted content was sent")
+		}
+		c.Note("a turn issued by %s (%s) went without its reasoning items", issuer.Host, issuer.Model)
+	}
+	return nil
+}
