@@ -33,7 +33,11 @@ func sampleResult() *Result {
 				Base: cell("mistral", "carriers", report.StatusPass, "", ""),
 				Head: cell("mistral", "carriers", report.StatusFail, "the provider refused the request (422)",
 					"{\"detail\":[{\"type\":\"extra_forbidden\",\"loc\":[\"body\",\"messages\",1],\n\"msg\":\"Extra inputs are not permitted: 100% | `reasoning_content`\"}]}"),
-				Field: "carriers +reasoning_content (row strict)"},
+				Field: "carriers +reasoning_content (row strict)", Why: WhyRefused},
+			{Kind: Regression, Target: "groq", Scenario: "carriers", Line: 205,
+				Base:  cell("groq", "carriers", report.StatusPass, "", ""),
+				Head:  cell("groq", "carriers", report.StatusAdvisory, "the route sends none; the provider is recorded accepting and reading reasoning as well", ""),
+				Field: "carriers -reasoning (row strict-reasoning)", Why: WhyDropped},
 		},
 	}
 }

@@ -86,3 +86,54 @@ func TestGate(t *testing.T) {
 		}
 	}
 }
+
+// TestGateDroppedReasoningIsARegression: a cell that goes from pass to
+// advisory is a regression named as the provider reading reasoning the
+// route no longer sends (the seed's failure: reasoning discarded, the
+// model guessing again), not a mere change.
+func TestGateDroppedReasoningIsARegression(t *testing.T) {
+	raw, err := os.ReadFile("../matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := matrix.Parse("matrix.yaml", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles := scenariotest.Profiles(t, "../providers")
+	dir := t.TempDir()
+	scenariotest.Record(t, base, profiles, dir, "gate", "fireworks")
+	// Fireworks reads reasoning_content back; a row that stops sending it
+	// is accepted, and the model reasons again from scratch.
+	edited := strings.Replace(string(raw), "carriers: [reasoning_content]\n    providers: [fireworks]",
+		"carriers: []\n    providers: [fireworks]", 1)
+	if edited == string(raw) {
+		t.Fatal("the edit did not apply")
+	}
+	head, err := matrix.Parse("head.yaml", []byte(edited))
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := func(f *matrix.File) *matrix.File {
+		out := *f
+		tg, _ := f.Target("fireworks")
+		out.Targets = []matrix.Target{tg}
+		return &out
+	}
+	res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dropped []string
+	for _, c := range res.Regressions() {
+		if c.Base.Status == "pass" && c.Head.Status == "advisory" {
+			if c.Why != gate.WhyDropped {
+				t.Errorf("%s/%s: why %q, want %q", c.Target, c.Scenario, c.Why, gate.WhyDropped)
+			}
+			dropped = append(dropped, c.Target+"/"+c.Scenario)
+		}
+	}
+	if len(dropped) == 0 {
+		t.Fatalf("no pass -> advisory regression; changes: %+v", res.Changes)
+	}
+}
