@@ -111,7 +111,32 @@ func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]
 			Base: bc, Head: hc, Field: routeChange(&base.Table, &head.Table, t.Route), Line: t.Line,
 		})
 	}
+	res.aliases(ctx, baseRun, headRun, &base.Table, &head.Table)
 	return res, nil
+}
+
+// aliases compares the cells of every alias of the head's targets: each
+// alias is judged against its target's cassettes with the route decision
+// each table makes for the alias, so an edit that changes what users who
+// reach an endpoint another way get is seen too.
+func (r *Result) aliases(ctx context.Context, baseRun, headRun *scenario.Runner, base, head *engine.Table) {
+	for _, t := range headRun.Matrix.Targets {
+		for i, a := range t.Aliases {
+			for _, sc := range scenario.All() {
+				bc, hc := baseRun.AliasCell(ctx, t, i, sc), headRun.AliasCell(ctx, t, i, sc)
+				r.Base.Cells = append(r.Base.Cells, bc)
+				r.Head.Cells = append(r.Head.Cells, hc)
+				if bc.Status == hc.Status {
+					continue
+				}
+				k, why := kind(bc.Status, hc.Status)
+				r.Changes = append(r.Changes, Change{
+					Kind: k, Why: why, Target: hc.Target, Scenario: sc.Name, Base: bc, Head: hc, Line: a.Line,
+					Field: fmt.Sprintf("alias (%s, %s, %s) of %s: %s", a.Route.Provider, a.Route.BaseURL, a.Route.Model, t.ID, routeChange(base, head, a.Route)),
+				})
+			}
+		}
+	}
 }
 
 func good(s report.Status) bool { return s == report.StatusPass || s == report.StatusAdvisory }

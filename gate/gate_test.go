@@ -137,3 +137,65 @@ func TestGateDroppedReasoningIsARegression(t *testing.T) {
 		t.Fatalf("no pass -> advisory regression; changes: %+v", res.Changes)
 	}
 }
+
+// TestGateAliasSeesWhatTheTargetMisses: dropping api.kimi.com from the
+// kimi must-echo family, or groq.com from the strict row, changes nothing
+// for the exact targets (their provider ids still match); the aliases that
+// reach the same endpoints through a custom provider id regress, judged
+// against the targets' own cassettes.
+func TestGateAliasSeesWhatTheTargetMisses(t *testing.T) {
+	raw, err := os.ReadFile("../matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := matrix.Parse("matrix.yaml", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles := scenariotest.Profiles(t, "../providers")
+	dir := t.TempDir()
+	scenariotest.Record(t, base, profiles, dir, "gate", "kimi", "groq")
+	only := func(f *matrix.File, aliases bool) *matrix.File {
+		out := *f
+		out.Targets = nil
+		for _, id := range []string{"kimi", "groq"} {
+			tg, _ := f.Target(id)
+			if !aliases {
+				tg.Aliases = nil
+			}
+			out.Targets = append(out.Targets, tg)
+		}
+		return &out
+	}
+	for _, tc := range []struct{ name, from, to, alias string }{
+		{"kimi host", "hosts: [api.kimi.com, moonshot.ai, moonshot.cn]\n  - name: deepseek", "hosts: [moonshot.ai, moonshot.cn]\n  - name: deepseek", "kimi~1/missing-echo"},
+		{"groq host", "hosts: [mistral.ai, groq.com, cerebras.ai", "hosts: [mistral.ai, cerebras.ai", "groq~1/strict-schema"},
+	} {
+		edited := strings.Replace(string(raw), tc.from, tc.to, 1)
+		if edited == string(raw) {
+			t.Fatalf("%s: the edit did not apply", tc.name)
+		}
+		head, err := matrix.Parse("head.yaml", []byte(edited))
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact, err := gate.Evaluate(context.Background(), only(base, false), only(head, false), profiles, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(exact.Changes) != 0 {
+			t.Errorf("%s: the exact targets see %d changes, want none (the alias is what sees it)", tc.name, len(exact.Changes))
+		}
+		with, err := gate.Evaluate(context.Background(), only(base, true), only(head, true), profiles, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, c := range with.Regressions() {
+			found = found || c.Target+"/"+c.Scenario == tc.alias && strings.Contains(c.Field, "alias (custom")
+		}
+		if !found {
+			t.Errorf("%s: no regression of %s; changes %+v", tc.name, tc.alias, with.Changes)
+		}
+	}
+}
