@@ -105,7 +105,7 @@ func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]
 			continue
 		}
 		t, _ := head.Target(hc.Target)
-		k, why := kind(bc.Status, hc.Status)
+		k, why := classify(bc.Status, hc.Status)
 		res.Changes = append(res.Changes, Change{
 			Kind: k, Why: why, Target: hc.Target, Scenario: hc.Scenario,
 			Base: bc, Head: hc, Field: routeChange(&base.Table, &head.Table, t.Route), Line: t.Line,
@@ -129,7 +129,7 @@ func (r *Result) aliases(ctx context.Context, baseRun, headRun *scenario.Runner,
 				if bc.Status == hc.Status {
 					continue
 				}
-				k, why := kind(bc.Status, hc.Status)
+				k, why := classify(bc.Status, hc.Status)
 				r.Changes = append(r.Changes, Change{
 					Kind: k, Why: why, Target: hc.Target, Scenario: sc.Name, Base: bc, Head: hc, Line: a.Line,
 					Field: fmt.Sprintf("alias (%s, %s, %s) of %s: %s", a.Route.Provider, a.Route.BaseURL, a.Route.Model, t.ID, routeChange(base, head, a.Route)),
@@ -141,11 +141,15 @@ func (r *Result) aliases(ctx context.Context, baseRun, headRun *scenario.Runner,
 
 func good(s report.Status) bool { return s == report.StatusPass || s == report.StatusAdvisory }
 
-// kind classifies a changed cell, and names why a regression is one. A
+// Classify classifies a cell that changed from base to head, and names
+// why a regression is one.
+func Classify(base, head report.Status) (kind, why string) { return classify(base, head) }
+
+// classify classifies a changed cell, and names why a regression is one. A
 // cell that goes from pass to advisory is a regression: the provider read
 // reasoning that the route no longer sends. One that goes from advisory to
 // pass is an improvement.
-func kind(base, head report.Status) (string, string) {
+func classify(base, head report.Status) (string, string) {
 	switch {
 	case good(base) && head == report.StatusFail:
 		return Regression, WhyRefused
