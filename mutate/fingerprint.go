@@ -7,18 +7,22 @@ import (
 	"github.com/replaycheck/replaycheck/engine"
 )
 
-// decision is everything a route table decides for one route, as named
-// parts ("carriers=reasoning_content"): the chat decision (must-echo
-// family, pad, row, carriers, vendor flags, native fields) and the policy
-// of the route's native dialect. Two tables that give a route the same
-// parts send it the same bytes.
+// decision is everything a route table decides for one route that reaches
+// the wire, as named parts ("carriers=reasoning_content"): the chat
+// decision (whether the route is in the must-echo tier, the pad, the
+// carriers, the vendor flags' settings, the native fields) and the policy
+// of the route's native dialect (the replay contract, prior thinking,
+// learnt refusals, the platform; the Responses issuing family). Two tables
+// that give a route the same parts send it the same bytes; the ids of the
+// rows and route classes that matched are labels and are left out, so
+// moving a route to another row with the same carriers changes nothing.
 type decision []string
 
 // decide returns the decision table makes for r.
 func decide(t *engine.Table, r engine.Route) decision {
 	d := t.Decide(r, 0)
 	out := decision{
-		"echo=" + d.EchoFamily,
+		"must-echo=" + strconv.FormatBool(d.EchoFamily != ""),
 		"pad=" + strconv.FormatBool(d.Pad),
 		"native-fields=" + strings.Join(d.NativeFields, ","),
 	}
@@ -26,17 +30,17 @@ func decide(t *engine.Table, r engine.Route) decision {
 	for _, s := range d.Flags {
 		set = append(set, s.Path+":"+string(s.Value))
 	}
-	out = append(out, "flags="+strings.Join(d.FlagIDs, ","), "flag-values="+strings.Join(set, ","))
+	out = append(out, "flags="+strings.Join(set, ","))
 	switch r.APIMode {
 	case engine.ModeChat, "":
-		out = append(out, "row="+d.Row, "carriers="+d.Carriers.String())
+		out = append(out, "carriers="+d.Carriers.String())
 	case engine.ModeAnthropic:
 		a := t.Dialects.Anthropic.Decide(r.BaseURL, r.Model)
-		out = append(out, "anthropic-route="+a.Route, "replay="+string(a.Replay), "prior-thinking="+strconv.FormatBool(a.PriorThinking),
+		out = append(out, "replay="+string(a.Replay), "prior-thinking="+strconv.FormatBool(a.PriorThinking),
 			"learn-rejections="+strconv.FormatBool(a.LearnRejections), "platform="+a.Platform)
 	case engine.ModeBedrockConverse:
 		m := t.Dialects.Converse.For(r.Model)
-		out = append(out, "converse-row="+m.ID, "replay="+string(m.Replay), "request-thinking="+strconv.FormatBool(m.RequestThinking))
+		out = append(out, "replay="+string(m.Replay), "request-thinking="+strconv.FormatBool(m.RequestThinking))
 	case engine.ModeResponses:
 		out = append(out, "responses-family="+t.Dialects.Responses.Family(r.Host()))
 	}

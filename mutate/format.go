@@ -64,9 +64,6 @@ func WriteText(w io.Writer, r *Report) error {
 	for _, e := range r.Coverage.Missing() {
 		fmt.Fprintf(&b, "UNREACHED  %s:%d: %s: no target or alias reaches it (add an alias, or declare it under unreachable: with a reason)\n", r.Path, e.Line, e)
 	}
-	for _, s := range r.Baseline {
-		fmt.Fprintf(&b, "ALIAS      %s\n", s)
-	}
 	b.WriteString(r.Summary() + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -133,7 +130,7 @@ type jsonEntry struct {
 
 // WriteJSON writes the report as one JSON object, a stable contract for
 // scripts: {"path", "score", "seen", "total", "counts", "mutants",
-// "coverage": {"reached", "declared", "entries"}, "alias_baseline"}.
+// "coverage": {"reached", "declared", "total", "entries"}}.
 func WriteJSON(w io.Writer, r *Report) error {
 	seen, total := r.Score()
 	type coverage struct {
@@ -152,9 +149,8 @@ func WriteJSON(w io.Writer, r *Report) error {
 		Routes   int            `json:"routes"`
 		Mutants  []jsonMutant   `json:"mutants"`
 		Coverage coverage       `json:"coverage"`
-		Baseline []string       `json:"alias_baseline"`
 	}{Path: r.Path, Score: r.Percent(), Seen: seen, Total: total, Counts: map[string]int{}, Probes: r.Probes, Routes: r.Routes,
-		Mutants: []jsonMutant{}, Baseline: append([]string{}, r.Baseline...),
+		Mutants:  []jsonMutant{},
 		Coverage: coverage{Reached: r.Coverage.Reached(), Declared: r.Coverage.Declared(), Total: len(r.Coverage), Entries: []jsonEntry{}}}
 	for _, o := range Outcomes {
 		doc.Counts[string(o)] = r.Counts()[o]

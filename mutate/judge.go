@@ -79,10 +79,6 @@ type Report struct {
 	Routes int
 	// Coverage is the table's coverage by targets and aliases.
 	Coverage Coverage
-	// Baseline lists the alias cells that do not match their target's
-	// under the unedited table (an alias the table already decides
-	// differently from its target, which mutants are judged against).
-	Baseline []string
 }
 
 // Counts returns the number of mutants of each outcome.
@@ -123,7 +119,6 @@ func Run(ctx context.Context, base *matrix.File, src []byte, opts Options) (*Rep
 	}
 	j := newJudge(base, opts)
 	rep := &Report{Path: base.Path, Mutants: make([]Judged, len(mutants)), Probes: len(j.probes), Routes: len(j.routes), Coverage: Cover(base)}
-	rep.Baseline = j.baseline(ctx)
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -207,8 +202,14 @@ func (j *judge) cellsOf(ctx context.Context, c checked, table *engine.Table, d d
 	return cs.cells
 }
 
-// baseline compares every alias's cells with its target's under the
-// unedited table.
+// AliasBaseline compares every alias's cells with its target's under the
+// table f: an alias the table decides differently from its target (so
+// that mutants are judged against a different start) is listed. It
+// replays every cell of every target and alias.
+func AliasBaseline(ctx context.Context, f *matrix.File, opts Options) []string {
+	return newJudge(f, opts).baseline(ctx)
+}
+
 func (j *judge) baseline(ctx context.Context) []string {
 	var out []string
 	var target []report.Cell
@@ -256,7 +257,11 @@ func (j *judge) judge(ctx context.Context, m Mutant) Judged {
 	if changed {
 		return out
 	}
+	modes := sectionModes(m.Section)
 	for i, p := range j.probes {
+		if modes != nil && !modes[mode(p)] {
+			continue
+		}
 		d := decide(table, p)
 		if d.key() != j.baseProbe[i] {
 			out.Outcome, out.Route, out.Change = Survived, describe(p), decide(&j.base.Table, p).diff(d)
@@ -300,4 +305,29 @@ func (j *judge) compare(c checked, before, after []report.Cell, change string) J
 		}
 	}
 	return out
+}
+
+// sectionModes is the set of api modes whose decisions an edit of a
+// section can change, or nil for all: the native dialects' sections only
+// decide their own mode, the carrier rows only chat; the must-echo
+// families, flags and native fields every mode.
+func sectionModes(section string) map[engine.APIMode]bool {
+	switch section {
+	case "anthropic":
+		return map[engine.APIMode]bool{engine.ModeAnthropic: true}
+	case "bedrock_converse":
+		return map[engine.APIMode]bool{engine.ModeBedrockConverse: true}
+	case "responses":
+		return map[engine.APIMode]bool{engine.ModeResponses: true}
+	case "carrier_routes", "local_endpoint", "default_carriers":
+		return map[engine.APIMode]bool{engine.ModeChat: true}
+	}
+	return nil
+}
+
+func mode(r engine.Route) engine.APIMode {
+	if r.APIMode == "" {
+		return engine.ModeChat
+	}
+	return r.APIMode
 }

@@ -17,6 +17,8 @@ type Mutant struct {
 	Edit string
 	// Line is the line of the edited entry in the original matrix.yaml.
 	Line int
+	// Section is the top-level section the edit is in ("anthropic").
+	Section string
 	// Source is the edited document.
 	Source []byte
 }
@@ -45,7 +47,7 @@ func Generate(name string, src []byte) ([]Mutant, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: mutant %q: %w", name, e.what, err)
 			}
-			out = append(out, Mutant{ID: len(out) + 1, Operator: op.name, Edit: e.what, Line: e.line, Source: b.Bytes()})
+			out = append(out, Mutant{ID: len(out) + 1, Operator: op.name, Edit: e.what, Line: e.line, Section: e.section, Source: b.Bytes()})
 		}
 	}
 	return out, nil

@@ -14,10 +14,11 @@ import (
 // the edited entry, and apply, which makes the edit in place and returns
 // the function that undoes it.
 type edit struct {
-	operator string
-	what     string
-	line     int
-	apply    func() (undo func())
+	what string
+	line int
+	// section is the top-level section edited ("anthropic").
+	section string
+	apply   func() (undo func())
 }
 
 // An operator makes the edits of one kind the document allows. The
@@ -123,7 +124,7 @@ func dropEntries(top *yaml.Node) []edit {
 					continue
 				}
 				for i, it := range list.Content {
-					out = append(out, edit{what: fmt.Sprintf("drop %s from %s.%s", it.Value, ruleName(l, names[ri]), k), line: it.Line,
+					out = append(out, edit{what: fmt.Sprintf("drop %s from %s.%s", it.Value, ruleName(l, names[ri]), k), line: it.Line, section: sectionOf(l.Path),
 						apply: func() func() { return removeAt(list, i) }})
 				}
 			}
@@ -143,7 +144,7 @@ func dropRules(top *yaml.Node) []edit {
 		list := listNode(top, l.Path)
 		_, names := l.Rules(top)
 		for i := range names {
-			out = append(out, edit{what: "drop " + ruleName(l, names[i]), line: list.Content[i].Line,
+			out = append(out, edit{what: "drop " + ruleName(l, names[i]), line: list.Content[i].Line, section: sectionOf(l.Path),
 				apply: func() func() { return removeAt(list, i) }})
 		}
 	}
@@ -161,7 +162,7 @@ func reorderRules(top *yaml.Node) []edit {
 		list := listNode(top, l.Path)
 		_, names := l.Rules(top)
 		for i := 1; i < len(names); i++ {
-			out = append(out, edit{what: fmt.Sprintf("move %s before %s", ruleName(l, names[i]), ruleName(l, names[i-1])), line: list.Content[i].Line,
+			out = append(out, edit{what: fmt.Sprintf("move %s before %s", ruleName(l, names[i]), ruleName(l, names[i-1])), line: list.Content[i].Line, section: sectionOf(l.Path),
 				apply: func() func() { return swap(list, i-1, i) }})
 		}
 	}
@@ -198,11 +199,11 @@ func carrierEdits(top *yaml.Node) []edit {
 				}
 			}
 			if idx >= 0 {
-				out = append(out, edit{what: fmt.Sprintf("drop %s from %s", c, s.name), line: s.list.Content[idx].Line,
+				out = append(out, edit{what: fmt.Sprintf("drop %s from %s", c, s.name), line: s.list.Content[idx].Line, section: sectionOf(s.name),
 					apply: func() func() { return removeAt(s.list, idx) }})
 				continue
 			}
-			out = append(out, edit{what: fmt.Sprintf("add %s to %s", c, s.name), line: s.list.Line,
+			out = append(out, edit{what: fmt.Sprintf("add %s to %s", c, s.name), line: s.list.Line, section: sectionOf(s.name),
 				apply: func() func() { return appendItem(s.list, scalar(string(c))) }})
 		}
 	}
@@ -244,7 +245,7 @@ func flipBooleans(top *yaml.Node) []edit {
 			if v := matrix.Value(r, b.key); v != nil {
 				now = v.Value == "true"
 			}
-			out = append(out, edit{what: fmt.Sprintf("set %s.%s to %v", names[i], b.key, !now), line: lines[i],
+			out = append(out, edit{what: fmt.Sprintf("set %s.%s to %v", names[i], b.key, !now), line: lines[i], section: sectionOf(b.path),
 				apply: func() func() { return setKey(r, b.key, strconv.FormatBool(!now), "!!bool") }})
 		}
 	}
@@ -254,7 +255,7 @@ func flipBooleans(top *yaml.Node) []edit {
 		if v := matrix.Value(le, "private_addresses"); v != nil {
 			now, line = v.Value == "true", v.Line
 		}
-		out = append(out, edit{what: fmt.Sprintf("set local_endpoint.private_addresses to %v", !now), line: line,
+		out = append(out, edit{what: fmt.Sprintf("set local_endpoint.private_addresses to %v", !now), line: line, section: "local_endpoint",
 			apply: func() func() { return setKey(le, "private_addresses", strconv.FormatBool(!now), "!!bool") }})
 	}
 	return out
@@ -285,7 +286,7 @@ func changeEnums(top *yaml.Node) []edit {
 				if to == now {
 					continue
 				}
-				out = append(out, edit{what: fmt.Sprintf("set %s.%s to %s", names[i], e.key, to), line: lines[i],
+				out = append(out, edit{what: fmt.Sprintf("set %s.%s to %s", names[i], e.key, to), line: lines[i], section: sectionOf(e.path),
 					apply: func() func() { return setKey(r, e.key, to, "!!str") }})
 			}
 		}
@@ -294,7 +295,7 @@ func changeEnums(top *yaml.Node) []edit {
 		if v := matrix.Value(bc, "default_replay"); v != nil {
 			for _, to := range replays {
 				if to != v.Value {
-					out = append(out, edit{what: "set bedrock_converse.default_replay to " + to, line: v.Line,
+					out = append(out, edit{what: "set bedrock_converse.default_replay to " + to, line: v.Line, section: "bedrock_converse",
 						apply: func() func() { return setScalar(v, to, "!!str") }})
 				}
 			}
@@ -322,7 +323,7 @@ func moveThresholds(top *yaml.Node) []edit {
 			if to == "" {
 				continue
 			}
-			out = append(out, edit{what: fmt.Sprintf("move %s from %s to %s", name, v.Value, to), line: v.Line,
+			out = append(out, edit{what: fmt.Sprintf("move %s from %s to %s", name, v.Value, to), line: v.Line, section: "anthropic",
 				apply: func() func() { return setScalar(v, to, "!!str") }})
 		}
 	}
@@ -336,7 +337,7 @@ func moveThresholds(top *yaml.Node) []edit {
 			if v := matrix.Value(f, "keeps_from"); v != nil {
 				move("anthropic.prior_thinking.families["+name+"].keeps_from", v)
 			}
-			out = append(out, edit{what: "drop anthropic.prior_thinking.families[" + name + "]", line: f.Line,
+			out = append(out, edit{what: "drop anthropic.prior_thinking.families[" + name + "]", line: f.Line, section: "anthropic",
 				apply: func() func() { return removeAt(fams, i) }})
 		}
 	}
@@ -345,7 +346,7 @@ func moveThresholds(top *yaml.Node) []edit {
 	}
 	if ng := matrix.Value(pt, "never_generations"); ng != nil && ng.Kind == yaml.SequenceNode {
 		for i, g := range ng.Content {
-			out = append(out, edit{what: "drop " + g.Value + " from anthropic.prior_thinking.never_generations", line: g.Line,
+			out = append(out, edit{what: "drop " + g.Value + " from anthropic.prior_thinking.never_generations", line: g.Line, section: "anthropic",
 				apply: func() func() { return removeAt(ng, i) }})
 		}
 	}
@@ -408,7 +409,7 @@ func changeFlagValues(top *yaml.Node) []edit {
 			default:
 				to, tag = v.Value+"-changed", "!!str"
 			}
-			out = append(out, edit{what: fmt.Sprintf("set %s %s to %s", names[i], p.Value, to), line: v.Line,
+			out = append(out, edit{what: fmt.Sprintf("set %s %s to %s", names[i], p.Value, to), line: v.Line, section: "flags",
 				apply: func() func() { return setScalar(v, to, tag) }})
 		}
 	}
@@ -426,7 +427,7 @@ func mergeSplitFamilies(top *yaml.Node) []edit {
 	var out []edit
 	for i := 1; i < len(list.Content); i++ {
 		into, from := list.Content[i-1], list.Content[i]
-		out = append(out, edit{what: fmt.Sprintf("merge %s into %s", names[i], names[i-1]), line: from.Line,
+		out = append(out, edit{what: fmt.Sprintf("merge %s into %s", names[i], names[i-1]), line: from.Line, section: "responses",
 			apply: func() func() {
 				var undos []func()
 				for _, k := range []string{"hosts", "host_patterns"} {
@@ -467,7 +468,7 @@ func mergeSplitFamilies(top *yaml.Node) []edit {
 			if n := matrix.Value(f, "id"); n != nil {
 				id = n.Value + "-split"
 			}
-			out = append(out, edit{what: fmt.Sprintf("split %s out of %s into a family of its own", last.Value, names[i]), line: last.Line,
+			out = append(out, edit{what: fmt.Sprintf("split %s out of %s into a family of its own", last.Value, names[i]), line: last.Line, section: "responses",
 				apply: func() func() {
 					undo := removeAt(src, len(src.Content)-1)
 					nf := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
@@ -486,6 +487,13 @@ func mergeSplitFamilies(top *yaml.Node) []edit {
 		}
 	}
 	return out
+}
+
+// sectionOf is the top-level section of a dotted path or rule name.
+func sectionOf(path string) string {
+	s, _, _ := strings.Cut(path, ".")
+	s, _, _ = strings.Cut(s, "[")
+	return s
 }
 
 func contains(list []string, s string) bool {
