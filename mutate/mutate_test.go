@@ -160,3 +160,30 @@ func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 		}
 	}
 }
+
+// TestCommittedAliasesJudgeLikeTheirTargets: under the committed table
+// every alias's cells are its target's, so each alias is the same endpoint
+// reached another way, and a mutant's effect on it is the edit's alone.
+func TestCommittedAliasesJudgeLikeTheirTargets(t *testing.T) {
+	base, err := matrix.Parse("matrix.yaml", []byte(readMatrix(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := mutate.AliasBaseline(context.Background(), base, mutate.Options{Profiles: scenariotest.Profiles(t, "../providers"), CassetteDir: "../cassettes"}); len(diff) > 0 {
+		t.Errorf("aliases judged unlike their targets:\n%s", strings.Join(diff, "\n"))
+	}
+}
+
+// TestAliasBaselineNamesAnAliasUnlikeItsTarget: an alias the table sends
+// reasoning_content (a custom id through a proxy matches no row) is named.
+func TestAliasBaselineNamesAnAliasUnlikeItsTarget(t *testing.T) {
+	src := strings.Replace(fixture, "profile: groq}", "profile: groq,\n     aliases: [{provider: custom, base_url: \"https://llm-proxy.example.com/groq/v1\", model: openai/gpt-oss-120b, note: n}]}", 1)
+	base, err := matrix.Parse("m.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff := mutate.AliasBaseline(context.Background(), base, mutate.Options{Profiles: scenariotest.Profiles(t, "../providers"), CassetteDir: "../cassettes"})
+	if len(diff) == 0 || !strings.HasPrefix(diff[0], "groq~1/carriers: fail, but groq/carriers is advisory") {
+		t.Errorf("want groq~1/carriers named as failing where its target is advisory; got %q", diff)
+	}
+}
