@@ -46,11 +46,16 @@ func TestGate(t *testing.T) {
 			return strings.Replace(s, "carriers: []\n    providers: [mistral", "carriers: [reasoning_content]\n    providers: [mistral", 1)
 		}, // Mistral's own turns carry their thinking inside content chunks, so only
 			// the turn holding another provider's reasoning sends the key there.
-			[]string{"mistral/strict-schema", "cerebras/carriers", "cerebras/strict-schema", "cerebras/resume", "cerebras/compaction", "cerebras/branch"},
+			// The aliases (a custom id at each host, the provider id through a
+			// proxy) are judged against the same cassettes and regress alike.
+			[]string{"mistral/strict-schema", "cerebras/carriers", "cerebras/strict-schema", "cerebras/resume", "cerebras/compaction", "cerebras/branch",
+				"mistral~1/strict-schema", "mistral~2/strict-schema",
+				"cerebras~1/carriers", "cerebras~1/strict-schema", "cerebras~1/resume", "cerebras~1/compaction", "cerebras~1/branch",
+				"cerebras~2/carriers", "cerebras~2/strict-schema", "cerebras~2/resume", "cerebras~2/compaction", "cerebras~2/branch"},
 			"carriers +reasoning_content", "Extra inputs are not permitted", "a strict provider refuses the key"},
 		{"drop the DeepSeek family", func(s string) string {
 			return strings.Replace(s, "  - name: deepseek\n    providers: [deepseek]\n    models: [deepseek]\n    hosts: [api.deepseek.com]\n", "", 1)
-		}, []string{"deepseek/missing-echo"}, `must-echo family "deepseek" -> ""`, "must be passed back to the API", "DeepSeek refuses a bare tool turn without the pad"},
+		}, []string{"deepseek/missing-echo", "deepseek~1/missing-echo"}, `must-echo family "deepseek" -> ""`, "must be passed back to the API", "DeepSeek refuses a bare tool turn without the pad"},
 	}
 	for _, tt := range tests {
 		headRaw := tt.edit(string(raw))

@@ -92,7 +92,7 @@ func setKey(m *yaml.Node, key, value, tag string) func() {
 
 func scalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
 
-// lists returns the rule list node of a MatchList, or nil.
+// listNode returns the node at a dotted path of the document, or nil.
 func listNode(top *yaml.Node, path string) *yaml.Node {
 	n := top
 	for _, k := range strings.Split(path, ".") {
@@ -177,10 +177,9 @@ func carrierEdits(top *yaml.Node) []edit {
 		list *yaml.Node
 	}
 	var sets []set
-	l := matrix.MatchLists[1] // carrier_routes
-	rules, names := l.Rules(top)
+	rules, names, _ := keyed(top, "carrier_routes", "carriers")
 	for i, r := range rules {
-		sets = append(sets, set{ruleName(l, names[i]) + ".carriers", matrix.Value(r, "carriers")})
+		sets = append(sets, set{names[i] + ".carriers", matrix.Value(r, "carriers")})
 	}
 	if le := matrix.Value(top, "local_endpoint"); le != nil {
 		sets = append(sets, set{"local_endpoint.carriers", matrix.Value(le, "carriers")})

@@ -51,11 +51,7 @@ const (
 // the nearest route a user takes.
 func probes(f *matrix.File) []engine.Route {
 	var providers, hosts, paths, models []string
-	add := func(list *[]string, vs ...string) {
-		for _, v := range vs {
-			*list = append(*list, v)
-		}
-	}
+	add := func(list *[]string, vs ...string) { *list = append(*list, vs...) }
 	add(&providers, "custom", neutralProvider)
 	add(&hosts, neutralHost, "localhost", "127.0.0.1", "10.0.0.9", "192.168.1.2", "8.8.8.8")
 	add(&paths, "")
