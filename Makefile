@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 10s
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: test bench fuzz lint cassettes reports matrix gate record evidence install-check
+.PHONY: test bench fuzz lint cassettes reports matrix gate mutate record evidence install-check
 
 # The README's test command: every package's tests, race-free and offline.
 test:
@@ -11,7 +11,7 @@ test:
 
 # Benchmarks against the budgets in DESIGN.md ("Budgets").
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./internal/... ./sim/ ./scenario/ ./cmd/replaycheck/
+	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./internal/... ./sim/ ./scenario/ ./mutate/ ./cmd/replaycheck/
 
 # A short, bounded run of every fuzz target (FUZZTIME each).
 fuzz:
@@ -51,6 +51,12 @@ matrix:
 BASE ?= HEAD
 gate:
 	$(GO) run ./cmd/replaycheck gate --base $(BASE)
+
+# Score how many single edits of matrix.yaml the gate sees, and list every
+# survivor with its line (CI holds the score to its --min-score).
+MIN_SCORE ?= 30
+mutate:
+	$(GO) run ./cmd/replaycheck mutate --min-score $(MIN_SCORE)
 
 # Record a target's cassettes live: make record TARGET=deepseek KEY_ENV=DEEPSEEK_API_KEY
 record:

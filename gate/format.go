@@ -57,6 +57,9 @@ func WriteText(w io.Writer, r *Result) error {
 	for _, c := range r.byKind() {
 		fmt.Fprintf(&b, "%-11s %s/%s: %s -> %s\n", strings.ToUpper(c.Kind), c.Target, c.Scenario, c.Base.Status, c.Head.Status)
 		fmt.Fprintf(&b, "            route change: %s\n", c.Field)
+		if c.Why != "" {
+			fmt.Fprintf(&b, "            regression: %s\n", c.Why)
+		}
 		if c.Head.Detail != "" {
 			fmt.Fprintf(&b, "            %s\n", c.Head.Detail)
 		}
@@ -84,6 +87,9 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 		b.WriteString("\n| change | cell | base → head | route change | why |\n| --- | --- | --- | --- | --- |\n")
 		for _, c := range r.byKind() {
 			why := c.Head.Detail
+			if c.Why != "" {
+				why = c.Why + ": " + why
+			}
 			if c.Head.ProviderError != "" {
 				why += " — provider error: `" + strings.ReplaceAll(oneLine(c.Head.ProviderError), "`", "'") + "`"
 			}
@@ -110,6 +116,7 @@ type jsonChange struct {
 	Base          string `json:"base"`
 	Head          string `json:"head"`
 	RouteChange   string `json:"route_change"`
+	Why           string `json:"why,omitempty"`
 	Detail        string `json:"detail"`
 	ProviderError string `json:"provider_error,omitempty"`
 }
@@ -130,7 +137,7 @@ func WriteJSON(w io.Writer, r *Result) error {
 	for _, c := range r.byKind() {
 		doc.Changes = append(doc.Changes, jsonChange{
 			Kind: c.Kind, Target: c.Target, Scenario: c.Scenario, Line: c.Line,
-			Base: string(c.Base.Status), Head: string(c.Head.Status), RouteChange: c.Field,
+			Base: string(c.Base.Status), Head: string(c.Head.Status), RouteChange: c.Field, Why: c.Why,
 			Detail: c.Head.Detail, ProviderError: c.Head.ProviderError,
 		})
 	}
@@ -155,6 +162,9 @@ func WriteGitHub(w io.Writer, r *Result) error {
 			level = "warning"
 		}
 		msg := fmt.Sprintf("%s/%s: %s -> %s after %s. %s", c.Target, c.Scenario, c.Base.Status, c.Head.Status, c.Field, c.Head.Detail)
+		if c.Why != "" {
+			msg = fmt.Sprintf("%s/%s: %s -> %s after %s: %s. %s", c.Target, c.Scenario, c.Base.Status, c.Head.Status, c.Field, c.Why, c.Head.Detail)
+		}
 		if c.Head.ProviderError != "" {
 			msg += "\nprovider error: " + c.Head.ProviderError
 		}

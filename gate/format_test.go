@@ -33,7 +33,11 @@ func sampleResult() *Result {
 				Base: cell("mistral", "carriers", report.StatusPass, "", ""),
 				Head: cell("mistral", "carriers", report.StatusFail, "the provider refused the request (422)",
 					"{\"detail\":[{\"type\":\"extra_forbidden\",\"loc\":[\"body\",\"messages\",1],\n\"msg\":\"Extra inputs are not permitted: 100% | `reasoning_content`\"}]}"),
-				Field: "carriers +reasoning_content (row strict)"},
+				Field: "carriers +reasoning_content (row strict)", Why: WhyRefused},
+			{Kind: Regression, Target: "groq", Scenario: "carriers", Line: 205,
+				Base:  cell("groq", "carriers", report.StatusPass, "", ""),
+				Head:  cell("groq", "carriers", report.StatusAdvisory, "the route sends none; the provider is recorded accepting and reading reasoning as well", ""),
+				Field: "carriers -reasoning (row strict-reasoning)", Why: WhyDropped},
 		},
 	}
 }
@@ -79,20 +83,23 @@ func TestGitHubCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 3 {
+	if len(lines) != 4 {
 		t.Fatalf("want a command per change and the verdict, got:\n%s", out.String())
 	}
 	if !strings.HasPrefix(lines[0], "::error file=matrix.yaml,line=204,title=replaycheck regression%3A mistral/carriers::") {
 		t.Errorf("the regression is not an error annotation on its line: %s", lines[0])
 	}
-	if !strings.HasPrefix(lines[1], "::notice file=matrix.yaml,line=205,") {
-		t.Errorf("the improvement is not a notice: %s", lines[1])
+	if !strings.HasPrefix(lines[1], "::error file=matrix.yaml,line=205,") || !strings.Contains(lines[1], WhyDropped) {
+		t.Errorf("pass -> advisory is not an error annotation naming reasoning the route no longer sends: %s", lines[1])
+	}
+	if !strings.HasPrefix(lines[2], "::notice file=matrix.yaml,line=205,") {
+		t.Errorf("the improvement is not a notice: %s", lines[2])
 	}
 	if !strings.Contains(lines[0], "100%25") || !strings.Contains(lines[0], "%0A") {
 		t.Errorf("%% and newlines in the message must be escaped: %s", lines[0])
 	}
-	if lines[2] != "gate: 1 regression(s)" {
-		t.Errorf("verdict %q", lines[2])
+	if lines[3] != "gate: 2 regression(s)" {
+		t.Errorf("verdict %q", lines[3])
 	}
 	r := sampleResult()
 	r.Head = &report.Matrix{Targets: []string{"mistral"}, Scenarios: []string{"carriers"}, Cells: []report.Cell{{Target: "mistral", Scenario: "carriers", Status: report.StatusError}}}
@@ -120,7 +127,7 @@ func TestJSONContract(t *testing.T) {
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Passed || doc.Regressions != 1 || len(doc.Changes) != 2 || doc.Changes[0]["kind"] != Regression || doc.Changes[0]["line"] != float64(204) {
+	if doc.Passed || doc.Regressions != 2 || len(doc.Changes) != 3 || doc.Changes[0]["kind"] != Regression || doc.Changes[0]["line"] != float64(204) {
 		t.Errorf("decoded %+v", doc)
 	}
 	empty := &Result{Base: &report.Matrix{}, Head: &report.Matrix{}}

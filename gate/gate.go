@@ -31,7 +31,25 @@ type Change struct {
 	Field string
 	// Line is the line of the target in the head matrix.yaml.
 	Line int
+	// Why names the failure a regression is, in words: the provider
+	// refused, the cassette has no answer, or the provider read reasoning
+	// the route no longer sends.
+	Why string
 }
+
+// Why a cell regressed.
+const (
+	// WhyRefused: the provider refuses what the head table sends, or an
+	// invariant broke.
+	WhyRefused = "the provider refuses what the route now sends, or an invariant broke"
+	// WhyUnverified: the head table sends a request no cassette answers.
+	WhyUnverified = "the route now sends a request the cassette has no recorded answer for"
+	// WhyDropped: the cell went from pass to advisory. The provider reads
+	// reasoning that the route no longer sends, so the model reasons again
+	// from scratch: the seed's failure, where reasoning was discarded and
+	// the model guessed again.
+	WhyDropped = "the provider read reasoning the route no longer sends"
+)
 
 // A Result is the outcome of a gate run.
 type Result struct {
@@ -87,24 +105,62 @@ func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]
 			continue
 		}
 		t, _ := head.Target(hc.Target)
+		k, why := classify(bc.Status, hc.Status)
 		res.Changes = append(res.Changes, Change{
-			Kind: kind(bc.Status, hc.Status), Target: hc.Target, Scenario: hc.Scenario,
+			Kind: k, Why: why, Target: hc.Target, Scenario: hc.Scenario,
 			Base: bc, Head: hc, Field: routeChange(&base.Table, &head.Table, t.Route), Line: t.Line,
 		})
 	}
+	res.aliases(ctx, baseRun, headRun, &base.Table, &head.Table)
 	return res, nil
+}
+
+// aliases compares the cells of every alias of the head's targets: each
+// alias is judged against its target's cassettes with the route decision
+// each table makes for the alias, so an edit that changes what users who
+// reach an endpoint another way get is seen too.
+func (r *Result) aliases(ctx context.Context, baseRun, headRun *scenario.Runner, base, head *engine.Table) {
+	for _, t := range headRun.Matrix.Targets {
+		for i, a := range t.Aliases {
+			for _, sc := range scenario.All() {
+				bc, hc := baseRun.AliasCell(ctx, t, i, sc), headRun.AliasCell(ctx, t, i, sc)
+				r.Base.Cells = append(r.Base.Cells, bc)
+				r.Head.Cells = append(r.Head.Cells, hc)
+				if bc.Status == hc.Status {
+					continue
+				}
+				k, why := classify(bc.Status, hc.Status)
+				r.Changes = append(r.Changes, Change{
+					Kind: k, Why: why, Target: hc.Target, Scenario: sc.Name, Base: bc, Head: hc, Line: a.Line,
+					Field: fmt.Sprintf("alias (%s, %s, %s) of %s: %s", a.Route.Provider, a.Route.BaseURL, a.Route.Model, t.ID, routeChange(base, head, a.Route)),
+				})
+			}
+		}
+	}
 }
 
 func good(s report.Status) bool { return s == report.StatusPass || s == report.StatusAdvisory }
 
-func kind(base, head report.Status) string {
+// Classify classifies a cell that changed from base to head, and names
+// why a regression is one.
+func Classify(base, head report.Status) (kind, why string) { return classify(base, head) }
+
+// classify classifies a changed cell, and names why a regression is one. A
+// cell that goes from pass to advisory is a regression: the provider read
+// reasoning that the route no longer sends. One that goes from advisory to
+// pass is an improvement.
+func classify(base, head report.Status) (string, string) {
 	switch {
-	case good(base) && (head == report.StatusFail || head == report.StatusUnverified):
-		return Regression
-	case !good(base) && good(head):
-		return Improvement
+	case good(base) && head == report.StatusFail:
+		return Regression, WhyRefused
+	case good(base) && head == report.StatusUnverified:
+		return Regression, WhyUnverified
+	case base == report.StatusPass && head == report.StatusAdvisory:
+		return Regression, WhyDropped
+	case !good(base) && good(head), base == report.StatusAdvisory && head == report.StatusPass:
+		return Improvement, ""
 	}
-	return Changed
+	return Changed, ""
 }
 
 // routeChange describes what the head table decides differently from the

@@ -46,11 +46,16 @@ func TestGate(t *testing.T) {
 			return strings.Replace(s, "carriers: []\n    providers: [mistral", "carriers: [reasoning_content]\n    providers: [mistral", 1)
 		}, // Mistral's own turns carry their thinking inside content chunks, so only
 			// the turn holding another provider's reasoning sends the key there.
-			[]string{"mistral/strict-schema", "cerebras/carriers", "cerebras/strict-schema", "cerebras/resume", "cerebras/compaction", "cerebras/branch"},
+			// The aliases (a custom id at each host, the provider id through a
+			// proxy) are judged against the same cassettes and regress alike.
+			[]string{"mistral/strict-schema", "cerebras/carriers", "cerebras/strict-schema", "cerebras/resume", "cerebras/compaction", "cerebras/branch",
+				"mistral~1/strict-schema", "mistral~2/strict-schema",
+				"cerebras~1/carriers", "cerebras~1/strict-schema", "cerebras~1/resume", "cerebras~1/compaction", "cerebras~1/branch",
+				"cerebras~2/carriers", "cerebras~2/strict-schema", "cerebras~2/resume", "cerebras~2/compaction", "cerebras~2/branch"},
 			"carriers +reasoning_content", "Extra inputs are not permitted", "a strict provider refuses the key"},
 		{"drop the DeepSeek family", func(s string) string {
 			return strings.Replace(s, "  - name: deepseek\n    providers: [deepseek]\n    models: [deepseek]\n    hosts: [api.deepseek.com]\n", "", 1)
-		}, []string{"deepseek/missing-echo"}, `must-echo family "deepseek" -> ""`, "must be passed back to the API", "DeepSeek refuses a bare tool turn without the pad"},
+		}, []string{"deepseek/missing-echo", "deepseek~1/missing-echo"}, `must-echo family "deepseek" -> ""`, "must be passed back to the API", "DeepSeek refuses a bare tool turn without the pad"},
 	}
 	for _, tt := range tests {
 		headRaw := tt.edit(string(raw))
@@ -83,6 +88,119 @@ func TestGate(t *testing.T) {
 			if !found {
 				t.Errorf("%s: no regression quotes the provider's recorded error %q", tt.name, tt.provider)
 			}
+		}
+	}
+}
+
+// TestGateDroppedReasoningIsARegression: a cell that goes from pass to
+// advisory is a regression named as the provider reading reasoning the
+// route no longer sends (the seed's failure: reasoning discarded, the
+// model guessing again), not a mere change.
+func TestGateDroppedReasoningIsARegression(t *testing.T) {
+	raw, err := os.ReadFile("../matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := matrix.Parse("matrix.yaml", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles := scenariotest.Profiles(t, "../providers")
+	dir := t.TempDir()
+	scenariotest.Record(t, base, profiles, dir, "gate", "fireworks")
+	// Fireworks reads reasoning_content back; a row that stops sending it
+	// is accepted, and the model reasons again from scratch.
+	edited := strings.Replace(string(raw), "carriers: [reasoning_content]\n    providers: [fireworks]",
+		"carriers: []\n    providers: [fireworks]", 1)
+	if edited == string(raw) {
+		t.Fatal("the edit did not apply")
+	}
+	head, err := matrix.Parse("head.yaml", []byte(edited))
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := func(f *matrix.File) *matrix.File {
+		out := *f
+		tg, _ := f.Target("fireworks")
+		out.Targets = []matrix.Target{tg}
+		return &out
+	}
+	res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dropped []string
+	for _, c := range res.Regressions() {
+		if c.Base.Status == "pass" && c.Head.Status == "advisory" {
+			if c.Why != gate.WhyDropped {
+				t.Errorf("%s/%s: why %q, want %q", c.Target, c.Scenario, c.Why, gate.WhyDropped)
+			}
+			dropped = append(dropped, c.Target+"/"+c.Scenario)
+		}
+	}
+	if len(dropped) == 0 {
+		t.Fatalf("no pass -> advisory regression; changes: %+v", res.Changes)
+	}
+}
+
+// TestGateAliasSeesWhatTheTargetMisses: dropping api.kimi.com from the
+// kimi must-echo family, or groq.com from the strict row, changes nothing
+// for the exact targets (their provider ids still match); the aliases that
+// reach the same endpoints through a custom provider id regress, judged
+// against the targets' own cassettes.
+func TestGateAliasSeesWhatTheTargetMisses(t *testing.T) {
+	raw, err := os.ReadFile("../matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := matrix.Parse("matrix.yaml", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles := scenariotest.Profiles(t, "../providers")
+	dir := t.TempDir()
+	scenariotest.Record(t, base, profiles, dir, "gate", "kimi", "groq")
+	only := func(f *matrix.File, aliases bool) *matrix.File {
+		out := *f
+		out.Targets = nil
+		for _, id := range []string{"kimi", "groq"} {
+			tg, _ := f.Target(id)
+			if !aliases {
+				tg.Aliases = nil
+			}
+			out.Targets = append(out.Targets, tg)
+		}
+		return &out
+	}
+	for _, tc := range []struct{ name, from, to, alias string }{
+		{"kimi host", "hosts: [api.kimi.com, moonshot.ai, moonshot.cn]\n  - name: deepseek", "hosts: [moonshot.ai, moonshot.cn]\n  - name: deepseek", "kimi~1/missing-echo"},
+		{"groq host", "hosts: [mistral.ai, groq.com, cerebras.ai", "hosts: [mistral.ai, cerebras.ai", "groq~1/strict-schema"},
+	} {
+		edited := strings.Replace(string(raw), tc.from, tc.to, 1)
+		if edited == string(raw) {
+			t.Fatalf("%s: the edit did not apply", tc.name)
+		}
+		head, err := matrix.Parse("head.yaml", []byte(edited))
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact, err := gate.Evaluate(context.Background(), only(base, false), only(head, false), profiles, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(exact.Changes) != 0 {
+			t.Errorf("%s: the exact targets see %d changes, want none (the alias is what sees it)", tc.name, len(exact.Changes))
+		}
+		with, err := gate.Evaluate(context.Background(), only(base, true), only(head, true), profiles, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, c := range with.Regressions() {
+			found = found || c.Target+"/"+c.Scenario == tc.alias && strings.Contains(c.Field, "alias (custom")
+		}
+		if !found {
+			t.Errorf("%s: no regression of %s; changes %+v", tc.name, tc.alias, with.Changes)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -27,6 +28,11 @@ type File struct {
 	Targets []Target
 	// KnownFailures are the cells declared as failing, with their reasons.
 	KnownFailures []KnownFailure
+	// Entries are the match entries of the route table, in file order.
+	Entries []Entry
+	// Unreachable are the entries declared as reached by no target or
+	// alias, each with its reason.
+	Unreachable []Unreachable
 }
 
 // A Target is one concrete endpoint: an id, a route and the provider
@@ -37,6 +43,44 @@ type Target struct {
 	Profile string
 	// Line is the line of the target in matrix.yaml.
 	Line int
+	// Aliases are the other routes by which users reach the same endpoint;
+	// each is judged against the target's cassettes.
+	Aliases []Alias
+}
+
+// An Alias is another (provider id, base URL, model) by which users reach
+// a target's endpoint: a custom provider id with the provider's host, the
+// provider's id with a proxy host, an aggregator's model id. Its api mode
+// is the target's.
+type Alias struct {
+	Route engine.Route
+	// Note says who reaches the endpoint this way.
+	Note string
+	// Line is the line of the alias in matrix.yaml.
+	Line int
+}
+
+// AliasName names the target's alias i by the target and position: "kimi~1".
+func (t Target) AliasName(i int) string { return t.ID + "~" + strconv.Itoa(i+1) }
+
+// An Unreachable declares that no target or alias reaches a match entry,
+// and why.
+type Unreachable struct {
+	// Entry is the entry's list name ("echo_families[kimi].hosts") and
+	// Value its value ("moonshot.ai").
+	Entry, Value string
+	Reason       string
+	Line         int
+}
+
+// Declared returns the unreachable declaration of an entry, if any.
+func (f *File) Declared(e Entry) (Unreachable, bool) {
+	for _, u := range f.Unreachable {
+		if u.Entry == e.Name() && u.Value == e.Value {
+			return u, true
+		}
+	}
+	return Unreachable{}, false
 }
 
 // A KnownFailure declares that a cell is expected to fail, and why. A
@@ -121,11 +165,15 @@ func parse(name string, b []byte) (*File, error) {
 			return nil, err
 		}
 	}
+	f.Entries = entries(w.root)
+	if err := loadUnreachable(w, top, f); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
 var topKeys = []string{"version", "echo_families", "carrier_routes", "local_endpoint", "default_carriers",
-	"flags", "native_fields", "anthropic", "bedrock_converse", "responses", "targets", "known_failures"}
+	"flags", "native_fields", "anthropic", "bedrock_converse", "responses", "targets", "known_failures", "unreachable"}
 
 func (w walker) carriers(n *yaml.Node, what string) (engine.CarrierSet, error) {
 	names, err := w.strings(n, what)
@@ -441,7 +489,7 @@ func loadTargets(w walker, top map[string]*yaml.Node, f *File) error {
 	}
 	seen := map[string]bool{}
 	for _, it := range items {
-		m, err := w.mapping(it, "target", "id", "api_mode", "provider", "base_url", "model", "profile", "echo_opt_in", "note")
+		m, err := w.mapping(it, "target", "id", "api_mode", "provider", "base_url", "model", "profile", "echo_opt_in", "note", "aliases")
 		if err != nil {
 			return err
 		}
@@ -487,6 +535,9 @@ func loadTargets(w walker, top map[string]*yaml.Node, f *File) error {
 			if strings.TrimSpace(req.v) == "" {
 				return w.errf(it, "target %s: missing %s", t.ID, req.key)
 			}
+		}
+		if t.Aliases, err = w.aliases(m["aliases"], t, &f.Table); err != nil {
+			return err
 		}
 		f.Targets = append(f.Targets, t)
 	}

@@ -59,15 +59,8 @@ func (r *Runner) table() *engine.Table {
 
 // Cell runs one scenario against one target's cassette.
 func (r *Runner) Cell(ctx context.Context, t matrix.Target, sc Scenario) report.Cell {
-	cell := report.Cell{Target: t.ID, Scenario: sc.Name, Cassette: harness.Path("cassettes", t.ID, sc.Name)}
-	p, ok := r.Profiles[t.Profile]
+	cell, ok := r.precheck(t, sc)
 	if !ok {
-		cell.Status = report.StatusError
-		cell.Detail = fmt.Sprintf("bad input: %s:%d: target %s names profile %q, which is not among the provider profiles", r.Matrix.Path, t.Line, t.ID, t.Profile)
-		return cell
-	}
-	if applies, why := sc.Applies(t, p); !applies {
-		cell.Status, cell.Detail, cell.Cassette = report.StatusNA, why, ""
 		return cell
 	}
 	if r.Engine != nil {
@@ -78,6 +71,23 @@ func (r *Runner) Cell(ctx context.Context, t matrix.Target, sc Scenario) report.
 	}
 	out := r.run(ctx, t, sc, nil, &cell)
 	return r.judge(t, sc, cell, out)
+}
+
+// precheck starts a cell: it is judged (ok) unless the target's profile
+// is missing (error) or the scenario does not apply to it (n/a).
+func (r *Runner) precheck(t matrix.Target, sc Scenario) (report.Cell, bool) {
+	cell := report.Cell{Target: t.ID, Scenario: sc.Name, Cassette: harness.Path("cassettes", t.ID, sc.Name)}
+	p, ok := r.Profiles[t.Profile]
+	if !ok {
+		cell.Status = report.StatusError
+		cell.Detail = fmt.Sprintf("bad input: %s:%d: target %s names profile %q, which is not among the provider profiles", r.Matrix.Path, t.Line, t.ID, t.Profile)
+		return cell, false
+	}
+	if applies, why := sc.Applies(t, p); !applies {
+		cell.Status, cell.Detail, cell.Cassette = report.StatusNA, why, ""
+		return cell, false
+	}
+	return cell, true
 }
 
 // Try replays one scenario against a target's cassette through the

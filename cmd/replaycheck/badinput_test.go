@@ -205,13 +205,13 @@ func TestBadInputCorpus(t *testing.T) {
 			stderr: func(w *workspace) []string { return []string{w.matrix + ": empty document"} }},
 		{input: "matrix.yaml", reason: "a target naming a missing profile is an error cell naming the target's line; the run goes on",
 			args: func(t *testing.T, w *workspace) []string {
-				w.spoil(t, "matrix.yaml", replace(t, "profile: deepseek}", "profile: nope}"))
+				w.spoil(t, "matrix.yaml", replace(t, "profile: deepseek,\n", "profile: nope,\n"))
 				return w.run("--target", "deepseek", "--scenario", "carriers,missing-echo")
 			},
 			code: exitHarness, stderr: func(*workspace) []string { return []string{"2 cells could not be judged (error)"} },
 			cell: "deepseek/carriers",
 			detail: func(w *workspace) []string {
-				return []string{w.matrix + ":" + w.lineOf(t, "matrix.yaml", "profile: nope}") + `: target deepseek names profile "nope"`}
+				return []string{w.matrix + ":" + w.lineOf(t, "matrix.yaml", "profile: nope,") + `: target deepseek names profile "nope"`}
 			}},
 
 		// provider profiles

@@ -18,6 +18,7 @@ type command struct {
 var commands = []command{
 	{"run", "replay the cassettes through every scenario and print the matrix", runRun},
 	{"gate", "fail on route-table changes that break a recorded cell", runGate},
+	{"mutate", "score how many single edits of the route table the gate sees", runMutate},
 	{"probe", "record a new provider, infer what it accepts, propose its row", runProbe},
 	{"record", "record cassettes: every wire variant of a target's scenarios", runRecord},
 	{"import", "import other projects' recordings as evidence cassettes", runImport},

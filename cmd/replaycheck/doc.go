@@ -1,12 +1,13 @@
 // Command replaycheck is the conformance harness's command line. Its three
 // jobs: run (replay every committed cassette and print the route-by-route
-// matrix), gate (judge a route-table change against the cassettes), probe
+// matrix), gate (judge a route-table change against the cassettes; mutate
+// scores how many single edits of the table the gate sees), probe
 // (record a new provider and propose its row); and around them: record and
 // serve (cassettes and the loopback provider simulator), connector (the
 // reference engine over the engine protocol, which `run --engine` speaks
 // to check any agent's replay code), import (other projects' recordings as
 // evidence cassettes, checked by run's recorded-evidence section), lint
-// (cassette hygiene), and the debugging commands explain, shape, capture
+// (cassette hygiene and the table's coverage by targets and aliases), and the debugging commands explain, shape, capture
 // and session show. The list is in commands.go.
 //
 // Usage:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/replaycheck/replaycheck/importer"
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/mutate"
 	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/scenario"
 	"github.com/replaycheck/replaycheck/suites/harness"
@@ -25,7 +26,9 @@ func runLint(ctx context.Context, std *streams, args []string) error {
 			"scenario of the matrix that applies to it, and holds nothing that looks\n"+
 			"like a credential (credential headers, bearer tokens, sk-…, AKIA…,\n"+
 			"AIza…, key= query parameters, long high-entropy header values); and\n"+
-			"every target × applicable scenario has its cassette. Imported cassettes,\n"+
+			"every target × applicable scenario has its cassette; every match entry of\n"+
+			"the route table is reached by a target or an alias, or declared under\n"+
+			"unreachable: with a reason (and no declared entry is reached). Imported cassettes,\n"+
 			"at DIR/<target>/recorded/<name>.yaml, must carry recorded provenance\n"+
 			"citing their source, name a target of the matrix, and hold no\n"+
 			"credentials either; --evidence lints the imported cassettes of another\n"+
@@ -57,6 +60,7 @@ func runLint(ctx context.Context, std *streams, args []string) error {
 	if err := l.run(); err != nil {
 		return err
 	}
+	l.findings = append(l.findings, coverageFindings(mf)...)
 	if *evidenceDir != "" && filepath.Clean(*evidenceDir) != filepath.Clean(*dir) {
 		if !dirExists(*evidenceDir) {
 			return fmt.Errorf("%s: not a directory", *evidenceDir)
@@ -75,7 +79,9 @@ func runLint(ctx context.Context, std *streams, args []string) error {
 		}
 		return &failuresError{n: n, what: what}
 	}
-	fmt.Fprintf(std.out, "lint: %d cassettes for %d targets (%d imported): all parse, carry provenance, belong to the matrix and hold no credentials; no cell is missing\n", l.cassettes+l.imported, len(mf.Targets), l.imported)
+	cov := mutate.Cover(mf)
+	fmt.Fprintf(std.out, "lint: %d cassettes for %d targets (%d imported): all parse, carry provenance, belong to the matrix and hold no credentials; no cell is missing; coverage %d/%d table entries reached, %d declared unreachable\n",
+		l.cassettes+l.imported, len(mf.Targets), l.imported, cov.Reached(), len(cov), cov.Declared())
 	return nil
 }
 
@@ -256,4 +262,20 @@ func (l *linter) coverage(seen map[string]bool) {
 func dirExists(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.IsDir()
+}
+
+// coverageFindings names every match entry of the table that no target or
+// alias reaches and nothing declares unreachable, and every declaration
+// of an entry that is reached after all.
+func coverageFindings(mf *matrix.File) []string {
+	var out []string
+	for _, e := range mutate.Cover(mf) {
+		switch {
+		case len(e.By) == 0 && e.Declared == nil:
+			out = append(out, fmt.Sprintf("%s:%d: %s: no target or alias reaches this entry: add an alias (or a target) that does, or declare it under unreachable: with a reason", mf.Path, e.Entry.Line, e.Entry))
+		case len(e.By) > 0 && e.Declared != nil:
+			out = append(out, fmt.Sprintf("%s:%d: %s is declared unreachable, but %s reaches it: remove the declaration", mf.Path, e.Declared.Line, e.Entry, strings.Join(e.By, ", ")))
+		}
+	}
+	return out
 }

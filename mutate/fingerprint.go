@@ -1,0 +1,71 @@
+package mutate
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+)
+
+// decision is everything a route table decides for one route that reaches
+// the wire, as named parts ("carriers=reasoning_content"): the chat
+// decision (whether the route is in the must-echo tier, the pad, the
+// carriers, the vendor flags' settings, the native fields) and the policy
+// of the route's native dialect (the replay contract, prior thinking,
+// learnt refusals, the platform; the Responses issuing family). Two tables
+// that give a route the same parts send it the same bytes; the ids of the
+// rows and route classes that matched are labels and are left out, so
+// moving a route to another row with the same carriers changes nothing.
+type decision []string
+
+// decide returns the decision table makes for r.
+func decide(t *engine.Table, r engine.Route) decision {
+	d := t.Decide(r, 0)
+	out := decision{
+		"must-echo=" + strconv.FormatBool(d.EchoFamily != ""),
+		"pad=" + strconv.FormatBool(d.Pad),
+		"native-fields=" + strings.Join(d.NativeFields, ","),
+	}
+	var set []string
+	for _, s := range d.Flags {
+		set = append(set, s.Path+":"+string(s.Value))
+	}
+	out = append(out, "flags="+strings.Join(set, ","))
+	switch r.APIMode {
+	case engine.ModeChat, "":
+		out = append(out, "carriers="+d.Carriers.String())
+	case engine.ModeAnthropic:
+		a := t.Dialects.Anthropic.Decide(r.BaseURL, r.Model)
+		out = append(out, "replay="+string(a.Replay), "prior-thinking="+strconv.FormatBool(a.PriorThinking),
+			"learn-rejections="+strconv.FormatBool(a.LearnRejections), "platform="+a.Platform)
+	case engine.ModeBedrockConverse:
+		m := t.Dialects.Converse.For(r.Model)
+		out = append(out, "replay="+string(m.Replay), "request-thinking="+strconv.FormatBool(m.RequestThinking))
+	case engine.ModeResponses:
+		out = append(out, "responses-family="+t.Dialects.Responses.Family(r.Host()))
+	}
+	return out
+}
+
+// key is the decision as one string, for comparison and caching.
+func (d decision) key() string { return strings.Join(d, "\x00") }
+
+// diff describes what changed from d to e: "echo kimi -> ”".
+func (d decision) diff(e decision) string {
+	var parts []string
+	for i := range d {
+		if i < len(e) && d[i] != e[i] {
+			k, from, _ := strings.Cut(d[i], "=")
+			_, to, _ := strings.Cut(e[i], "=")
+			parts = append(parts, k+" "+quoteEmpty(from)+" -> "+quoteEmpty(to))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func quoteEmpty(s string) string {
+	if s == "" {
+		return "''"
+	}
+	return s
+}

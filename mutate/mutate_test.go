@@ -1,0 +1,189 @@
+package mutate_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/mutate"
+	"github.com/replaycheck/replaycheck/scenario/scenariotest"
+)
+
+// fixture is a small route table around the committed groq cassettes:
+// Groq refuses reasoning_content and reads reasoning, and the second row
+// is wholly shadowed by the first.
+const fixture = `version: 1
+carrier_routes:
+  - id: strict
+    carriers: []
+    providers: [groq]
+    hosts: [groq.com]
+  - id: shadowed
+    carriers: [reasoning]
+    hosts: [api.groq.com, groq.com]
+default_carriers: [reasoning_content]
+targets:
+  - {id: groq, api_mode: chat, provider: groq, base_url: "https://api.groq.com/openai/v1", model: openai/gpt-oss-120b, profile: groq}
+`
+
+func run(t *testing.T, src string, keep ...string) *mutate.Report {
+	t.Helper()
+	base, err := matrix.Parse("m.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keep) > 0 {
+		var targets []matrix.Target
+		for _, id := range keep {
+			tg, ok := base.Target(id)
+			if !ok {
+				t.Fatalf("no target %s", id)
+			}
+			targets = append(targets, tg)
+		}
+		base.Targets = targets
+	}
+	rep, err := mutate.Run(context.Background(), base, []byte(src), mutate.Options{Profiles: scenariotest.Profiles(t, "../providers"), CassetteDir: "../cassettes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func find(t *testing.T, rep *mutate.Report, edit string) mutate.Judged {
+	t.Helper()
+	for _, m := range rep.Mutants {
+		if m.Edit == edit {
+			return m
+		}
+	}
+	var all []string
+	for _, m := range rep.Mutants {
+		all = append(all, m.Edit)
+	}
+	t.Fatalf("no mutant %q among:\n%s", edit, strings.Join(all, "\n"))
+	return mutate.Judged{}
+}
+
+// TestOutcomes shows each outcome on a mutant whose outcome is known from
+// the recorded answers.
+func TestOutcomes(t *testing.T) {
+	rep := run(t, fixture)
+	for _, tc := range []struct {
+		edit    string
+		outcome mutate.Outcome
+		line    int
+		detail  string
+		reason  string
+	}{
+		{"add reasoning_content to carrier_routes[strict].carriers", mutate.Killed, 4, "groq/carriers: advisory -> fail",
+			"Groq refuses reasoning_content: the gate names the regression"},
+		{"add reasoning to carrier_routes[strict].carriers", mutate.Noticed, 4, "groq/carriers: advisory -> pass",
+			"Groq reads reasoning: the cell improves, nothing regresses"},
+		{"drop groq.com from carrier_routes[strict].hosts", mutate.Survived, 6, "chat (custom, https://api.groq.com/openai/v1, openai/gpt-oss-120b)",
+			"the groq target still matches by its provider id; a custom provider id at Groq's host would now get reasoning, and no target takes that route"},
+		{"drop api.groq.com from carrier_routes[shadowed].hosts", mutate.Equivalent, 9, "none of",
+			"the strict row's groq.com takes every route the shadowed row could"},
+		{"drop carrier_routes[strict]", mutate.Noticed, 3, "groq/carriers: advisory -> pass",
+			"the shadowed row takes Groq and sends it reasoning, which it reads"},
+	} {
+		m := find(t, rep, tc.edit)
+		if m.Outcome != tc.outcome {
+			t.Errorf("%s: %s (%s %s %s), want %s: %s", tc.edit, m.Outcome, m.Route, m.Cell, m.Why, tc.outcome, tc.reason)
+		}
+		if m.Line != tc.line {
+			t.Errorf("%s: line %d, want %d (the edited entry's line)", tc.edit, m.Line, tc.line)
+		}
+		if !strings.Contains(m.Cell+" "+m.Route+" "+m.Why, tc.detail) {
+			t.Errorf("%s: evidence %q / %q / %q does not name %q", tc.edit, m.Route, m.Cell, m.Why, tc.detail)
+		}
+	}
+	seen, total := rep.Score()
+	if seen == 0 || seen >= total {
+		t.Errorf("score %d/%d: the fixture has both seen and unseen mutants", seen, total)
+	}
+}
+
+// TestInvalidMutant: an edit the loader refuses (a row with no match left)
+// is invalid, named with the loader's error, and not scored.
+func TestInvalidMutant(t *testing.T) {
+	src := strings.Replace(fixture, "    providers: [groq]\n    hosts: [groq.com]\n", "    hosts: [groq.com]\n", 1)
+	rep := run(t, src)
+	m := find(t, rep, "drop groq.com from carrier_routes[strict].hosts")
+	if m.Outcome != mutate.Invalid || !strings.Contains(m.Why, "empty match") {
+		t.Errorf("%s: %s (%s), want invalid with the loader's empty-match error", m.Edit, m.Outcome, m.Why)
+	}
+}
+
+// TestUnverifiedMutant: a flag value no cassette has an answer for is
+// unverified, never "no change".
+func TestUnverifiedMutant(t *testing.T) {
+	src := `version: 1
+default_carriers: [reasoning_content]
+flags:
+  - id: kimi-keep-all
+    providers: [kimi-coding]
+    models: [kimi-k2.6]
+    set:
+      - {path: thinking.type, value: enabled}
+      - {path: thinking.keep, value: all}
+    source: https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model
+echo_families:
+  - {name: kimi, providers_raw: [kimi-coding]}
+targets:
+  - {id: kimi, api_mode: chat, provider: kimi-coding, base_url: "https://api.kimi.com/coding/v1", model: kimi-k2.6, profile: kimi}
+`
+	rep := run(t, src)
+	m := find(t, rep, "set flags[kimi-keep-all] thinking.keep to all-changed")
+	if m.Outcome != mutate.Unverified || !strings.Contains(m.Why, "no recorded answer") {
+		t.Errorf("%s: %s (%s), want unverified: the cassette holds no answer to that flag value", m.Edit, m.Outcome, m.Why)
+	}
+}
+
+// TestAliasKillsWhatTheTargetMisses: on the committed table, dropping
+// api.kimi.com from the kimi must-echo family, or groq.com from the strict
+// row, survives the exact targets and is killed by their aliases.
+func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
+	src := readMatrix(t)
+	for _, tc := range []struct{ target, edit, cell string }{
+		{"kimi", "drop api.kimi.com from echo_families[kimi].hosts", "kimi~1/missing-echo"},
+		{"groq", "drop groq.com from carrier_routes[strict].hosts", "groq~1/"},
+	} {
+		with := find(t, run(t, src, tc.target), tc.edit)
+		if with.Outcome != mutate.Killed || !strings.HasPrefix(with.Cell, tc.cell) {
+			t.Errorf("%s with the aliases: %s (%s), want killed at %s", tc.edit, with.Outcome, with.Cell, tc.cell)
+		}
+		without := find(t, runWithoutAliases(t, src, tc.target), tc.edit)
+		if without.Outcome != mutate.Survived {
+			t.Errorf("%s without the aliases: %s (%s), want survived", tc.edit, without.Outcome, without.Why)
+		}
+	}
+}
+
+// TestCommittedAliasesJudgeLikeTheirTargets: under the committed table
+// every alias's cells are its target's, so each alias is the same endpoint
+// reached another way, and a mutant's effect on it is the edit's alone.
+func TestCommittedAliasesJudgeLikeTheirTargets(t *testing.T) {
+	base, err := matrix.Parse("matrix.yaml", []byte(readMatrix(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := mutate.AliasBaseline(context.Background(), base, mutate.Options{Profiles: scenariotest.Profiles(t, "../providers"), CassetteDir: "../cassettes"}); len(diff) > 0 {
+		t.Errorf("aliases judged unlike their targets:\n%s", strings.Join(diff, "\n"))
+	}
+}
+
+// TestAliasBaselineNamesAnAliasUnlikeItsTarget: an alias the table sends
+// reasoning_content (a custom id through a proxy matches no row) is named.
+func TestAliasBaselineNamesAnAliasUnlikeItsTarget(t *testing.T) {
+	src := strings.Replace(fixture, "profile: groq}", "profile: groq,\n     aliases: [{provider: custom, base_url: \"https://llm-proxy.example.com/groq/v1\", model: openai/gpt-oss-120b, note: n}]}", 1)
+	base, err := matrix.Parse("m.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff := mutate.AliasBaseline(context.Background(), base, mutate.Options{Profiles: scenariotest.Profiles(t, "../providers"), CassetteDir: "../cassettes"})
+	if len(diff) == 0 || !strings.HasPrefix(diff[0], "groq~1/carriers: fail, but groq/carriers is advisory") {
+		t.Errorf("want groq~1/carriers named as failing where its target is advisory; got %q", diff)
+	}
+}

@@ -1,0 +1,152 @@
+package mutate
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/matrix"
+)
+
+// A checked route is a target's route or one of its aliases: a route whose
+// cells the gate replays.
+type checked struct {
+	// Name is the target id, or the alias name ("kimi~1").
+	Name   string
+	Target matrix.Target
+	// Alias is the alias index, or -1 for the target itself.
+	Alias int
+	Route engine.Route
+	Line  int
+}
+
+// checkedRoutes lists the targets and their aliases, in file order.
+func checkedRoutes(f *matrix.File) []checked {
+	var out []checked
+	for _, t := range f.Targets {
+		out = append(out, checked{Name: t.ID, Target: t, Alias: -1, Route: t.Route, Line: t.Line})
+		for i, a := range t.Aliases {
+			out = append(out, checked{Name: t.AliasName(i), Target: t, Alias: i, Route: a.Route, Line: a.Line})
+		}
+	}
+	return out
+}
+
+// Neutral values: a provider id, host and model no rule lists.
+const (
+	neutralProvider = "unlisted-provider"
+	neutralHost     = "unlisted.example.com"
+	neutralModel    = "unlisted-model"
+)
+
+// probes returns the routes by which the table can be reached, to tell a
+// surviving mutant from an equivalent one: every checked route, and every
+// checked route and a neutral route of each api mode (and each listed
+// path) with one of its provider id, host, path or model replaced by a
+// value the table names (each entry; each host pattern with its stars
+// filled; a host's subdomain; Claude ids around each prior-thinking
+// threshold), or by a custom or unlisted one. Realistic probes (a checked
+// route with one part replaced) come first, so a survivor is shown with
+// the nearest route a user takes.
+func probes(f *matrix.File) []engine.Route {
+	var providers, hosts, paths, models []string
+	add := func(list *[]string, vs ...string) { *list = append(*list, vs...) }
+	add(&providers, "custom", neutralProvider)
+	add(&hosts, neutralHost, "localhost", "127.0.0.1", "10.0.0.9", "192.168.1.2", "8.8.8.8")
+	add(&paths, "")
+	add(&models, neutralModel)
+	for _, e := range f.Entries {
+		switch e.Key {
+		case "providers", "providers_raw":
+			add(&providers, e.Value, strings.ToUpper(e.Value))
+		case "hosts", "hostnames":
+			add(&hosts, e.Value, "api."+e.Value)
+		case "host_patterns":
+			add(&hosts, strings.ReplaceAll(e.Value, "*", "probe-1"))
+		case "suffixes":
+			add(&hosts, "probe"+e.Value)
+		case "paths":
+			add(&paths, e.Value)
+		case "models":
+			add(&models, e.Value, "probe/"+e.Value+"-1")
+		}
+	}
+	pt := f.Table.Dialects.Anthropic.PriorThinking
+	versions := []engine.ModelVersion{pt.DefaultKeepsFrom}
+	for _, fam := range pt.Families {
+		if fam.KeepsFrom != nil {
+			versions = append(versions, *fam.KeepsFrom)
+		}
+	}
+	for _, fam := range pt.Families {
+		for _, v := range versions {
+			for _, minor := range []int{v.Minor - 1, v.Minor, v.Minor + 1} {
+				major := v.Major
+				if minor < 0 {
+					major, minor = major-1, 9
+				}
+				add(&models, fmt.Sprintf("claude-%s-%d-%d", fam.Name, major, minor))
+			}
+		}
+	}
+	for _, g := range pt.NeverGenerations {
+		add(&models, "claude-"+g+"-7-sonnet", "claude-"+g+"-opus")
+	}
+	seen := map[engine.Route]bool{}
+	var out []engine.Route
+	keep := func(r engine.Route) {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	vary := func(r engine.Route) {
+		keep(r)
+		scheme, host, path := split(r.BaseURL)
+		for _, p := range providers {
+			keep(engine.Route{APIMode: r.APIMode, Provider: p, BaseURL: r.BaseURL, Model: r.Model})
+		}
+		for _, h := range hosts {
+			keep(engine.Route{APIMode: r.APIMode, Provider: r.Provider, BaseURL: scheme + h + path, Model: r.Model})
+		}
+		for _, p := range paths {
+			keep(engine.Route{APIMode: r.APIMode, Provider: r.Provider, BaseURL: scheme + host + p, Model: r.Model})
+		}
+		for _, m := range models {
+			keep(engine.Route{APIMode: r.APIMode, Provider: r.Provider, BaseURL: r.BaseURL, Model: m})
+		}
+	}
+	for _, c := range checkedRoutes(f) {
+		vary(c.Route)
+	}
+	for _, mode := range []engine.APIMode{engine.ModeChat, engine.ModeAnthropic, engine.ModeBedrockConverse, engine.ModeGemini, engine.ModeResponses} {
+		for _, p := range paths {
+			vary(engine.Route{APIMode: mode, Provider: neutralProvider, BaseURL: "https://" + neutralHost + p, Model: neutralModel})
+		}
+	}
+	return out
+}
+
+// split cuts a base URL into its scheme ("https://"), host (with any port)
+// and path.
+func split(baseURL string) (scheme, host, path string) {
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Host == "" {
+		return "https://", neutralHost, ""
+	}
+	port := ""
+	if p := u.Port(); p != "" {
+		port = ":" + p
+	}
+	return u.Scheme + "://", u.Hostname() + port, u.EscapedPath()
+}
+
+// describe names a route for a report: "chat custom https://api.kimi.com/coding/v1 kimi-k2.6".
+func describe(r engine.Route) string {
+	mode := r.APIMode
+	if mode == "" {
+		mode = engine.ModeChat
+	}
+	return fmt.Sprintf("%s (%s, %s, %s)", mode, r.Provider, r.BaseURL, r.Model)
+}
