@@ -83,7 +83,9 @@ func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]
 	for _, t := range head.Targets {
 		ids = append(ids, t.ID)
 	}
-	headRun := &scenario.Runner{Matrix: head, Profiles: profiles, CassetteDir: dir}
+	// The gate judges by recorded answers only (strict replay): a variant no
+	// cassette holds is an unverified cell, never judged by the simulator.
+	headRun := &scenario.Runner{Matrix: head, Profiles: profiles, CassetteDir: dir, StrictReplay: true}
 	h, err := headRun.RunMatrix(ctx, ids, nil, nil)
 	if err != nil {
 		return nil, err
@@ -93,7 +95,7 @@ func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]
 	baseFile := *head
 	baseFile.Table = base.Table
 	baseFile.KnownFailures = base.KnownFailures
-	baseRun := &scenario.Runner{Matrix: &baseFile, Profiles: profiles, CassetteDir: dir}
+	baseRun := &scenario.Runner{Matrix: &baseFile, Profiles: profiles, CassetteDir: dir, StrictReplay: true}
 	b, err := baseRun.RunMatrix(ctx, ids, nil, nil)
 	if err != nil {
 		return nil, err

@@ -190,7 +190,9 @@ func (j *judge) cellsOf(ctx context.Context, c checked, table *engine.Table, d d
 	}
 	j.mu.Unlock()
 	cs.once.Do(func() {
-		run := &scenario.Runner{Matrix: j.base, Table: table, Profiles: j.opts.Profiles, CassetteDir: j.opts.CassetteDir}
+		// Strict replay, as the gate: a variant no cassette holds leaves the
+		// mutant unverified rather than judged by the simulator.
+		run := &scenario.Runner{Matrix: j.base, Table: table, Profiles: j.opts.Profiles, CassetteDir: j.opts.CassetteDir, StrictReplay: true}
 		for _, sc := range scenario.All() {
 			if c.Alias < 0 {
 				cs.cells = append(cs.cells, run.Cell(ctx, c.Target, sc))

@@ -154,8 +154,11 @@ func (f curveFamily) afterCompaction(baseline bool) []int {
 }
 
 // readsReason says why a target is not charted.
-func readsReason(reads string) string {
-	if reads == ReadsCurrent {
+func readsReason(t CurveTarget) string {
+	if n := len(t.Reference.Refused); n > 0 && n == len(t.Reference.Stated) {
+		return fmt.Sprintf("the provider refused every request of the reference engine's session (%d of %d), so no answer could be read", n, n)
+	}
+	if t.Reads == ReadsCurrent {
 		return "the provider reads only the tool loop in flight, so no earlier conclusion can reach an answer"
 	}
 	return "the provider reads none of the reasoning the route sends"
@@ -199,7 +202,7 @@ func writeMarkdownCurve(b *bytes.Buffer, q *QualityCurve) {
 			}
 			reads := t.Reads
 			if t.Reads != ReadsPrior {
-				reads += ": " + readsReason(t.Reads)
+				reads += ": " + readsReason(t)
 			}
 			refused := ""
 			if len(t.Baseline.Refused) > 0 {

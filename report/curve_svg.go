@@ -41,7 +41,7 @@ func newHTMLCurve(q *QualityCurve) *htmlCurve {
 	for _, f := range q.families() {
 		hf := htmlCurveFamily{Name: f.Name, ID: "curve-" + familyID(f.Name)}
 		for _, t := range f.Other {
-			hf.Other = append(hf.Other, t.Target+": "+readsReason(t.Reads))
+			hf.Other = append(hf.Other, t.Target+": "+readsReason(t))
 		}
 		if len(f.Charted) > 0 {
 			var names []string

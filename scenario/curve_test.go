@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/replaycheck/replaycheck/matrix"
@@ -33,6 +34,18 @@ func TestQualityCurve(t *testing.T) {
 	for i, c := range q.Targets {
 		if c.Target != f.Targets[i].ID || c.Family == "" {
 			t.Errorf("curve %d is %q in family %q, want %s in matrix order with a family", i, c.Target, c.Family, f.Targets[i].ID)
+		}
+		if len(c.Reference.Stated) == scenario.CurveQuestions && len(c.Reference.Refused) == scenario.CurveQuestions {
+			// A provider that refuses every request the route sends
+			// (bedrock-converse-nova) gives no answer to read: only a
+			// declared known failure may do that.
+			if !slices.ContainsFunc(f.KnownFailures, func(k matrix.KnownFailure) bool { return k.Target == c.Target }) {
+				t.Errorf("%s: the provider refused all %d requests of the reference session, and no known failure is declared for it", c.Target, scenario.CurveQuestions)
+			}
+			if c.Reads == report.ReadsPrior {
+				t.Errorf("%s: charted although no answer was read", c.Target)
+			}
+			continue
 		}
 		if len(c.Reference.Stated) != scenario.CurveQuestions || len(c.Reference.Compactions) < 3 {
 			t.Errorf("%s: %d answers, %d compactions; want %d answers and several compactions", c.Target, len(c.Reference.Stated), len(c.Reference.Compactions), scenario.CurveQuestions)

@@ -241,6 +241,29 @@ def estimate(messages):
     return len(json.dumps(messages, ensure_ascii=False)) // 4
 
 
+def is_checkpoint(item):
+    return isinstance(item, dict) and item.get("type") == "compaction"
+
+
+def drop_shadowed_checkpoints(messages):
+    """Keeps only the newest compaction checkpoint of the kept turns: an older
+    one is shadowed by it (SPEC §7). Every other item stays as it was."""
+    newest = -1
+    for i, m in enumerate(messages):
+        if any(is_checkpoint(item) for item in m.get("reasoning_details") or []):
+            newest = i
+    for i, m in enumerate(messages):
+        details = m.get("reasoning_details")
+        if i == newest or not details:
+            continue
+        kept = [item for item in details if not is_checkpoint(item)]
+        if kept:
+            m["reasoning_details"] = kept
+        else:
+            del m["reasoning_details"]
+    return messages
+
+
 def compact(session, threshold):
     """Drops the oldest whole exchanges (a user message and what answered
     it) until the history fits; kept turns keep every carrier. The session
@@ -256,8 +279,8 @@ def compact(session, threshold):
         if estimate(system + rest[cut:]) <= threshold:
             break
         cut = start
-    kept = system + rest[cut:]
+    kept = drop_shadowed_checkpoints(copy.deepcopy(system + rest[cut:]))
     out = copy.deepcopy(session)
-    out["messages"] = copy.deepcopy(kept)
+    out["messages"] = kept
     return {"session": out, "dropped": cut, "before": estimate(messages), "after": estimate(kept),
             "cannot_shrink": estimate(kept) > threshold}
