@@ -17,15 +17,25 @@ import (
 // encrypted or signed reasoning item (fingerprinted in the session's model
 // config) when its provider refuses one it cannot verify.
 func learnsOpaqueRefusals(t matrix.Target, p *providers.Profile) (bool, string) {
-	if t.Route.APIMode != engine.ModeResponses {
+	return refusesUnverifiable(t, p, engine.ModeResponses, "reasoning.",
+		"the provider refuses no reasoning item it cannot verify, so there is nothing to learn")
+}
+
+// refusesUnverifiable reports whether a target of api mode refuses, by a
+// rule of its profile for its model, an opaque value under field prefix
+// it cannot verify. A target of another api mode gives false and an empty
+// reason, leaving the decision to the caller; otherwise false comes with
+// none, the reason there is nothing to learn.
+func refusesUnverifiable(t matrix.Target, p *providers.Profile, mode engine.APIMode, prefix, none string) (bool, string) {
+	if t.Route.APIMode != mode {
 		return false, ""
 	}
 	for _, r := range p.Rules {
-		if r.When.Kind == providers.ConditionSignatureInvalid && strings.HasPrefix(r.When.Field, "reasoning.") && r.When.AppliesTo(t.Route.Model) {
+		if r.When.Kind == providers.ConditionSignatureInvalid && strings.HasPrefix(r.When.Field, prefix) && r.When.AppliesTo(t.Route.Model) {
 			return true, ""
 		}
 	}
-	return false, "the provider refuses no reasoning item it cannot verify, so there is nothing to learn"
+	return false, none
 }
 
 // opaqueFallback is fallback for opaque carriers: a stored turn whose

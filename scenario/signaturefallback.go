@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/matrix"
@@ -19,15 +18,8 @@ import (
 // and suppress them for the session. A target of another dialect gives
 // ok false and an empty reason, leaving the decision to the caller.
 func learnsSignatureRefusals(t matrix.Target, p *providers.Profile) (bool, string) {
-	if t.Route.APIMode != engine.ModeAnthropic {
-		return false, ""
-	}
-	for _, r := range p.Rules {
-		if r.When.Kind == providers.ConditionSignatureInvalid && strings.HasPrefix(r.When.Field, "thinking") && r.When.AppliesTo(t.Route.Model) {
-			return true, ""
-		}
-	}
-	return false, "the provider refuses no thinking signature it cannot verify, so there is nothing to learn"
+	return refusesUnverifiable(t, p, engine.ModeAnthropic, "thinking",
+		"the provider refuses no thinking signature it cannot verify, so there is nothing to learn")
 }
 
 // signatureFallback is fallback for signed thinking: an earlier turn holds
