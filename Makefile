@@ -11,7 +11,7 @@ test:
 
 # Benchmarks against the budgets in DESIGN.md ("Budgets").
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./internal/... ./sim/ ./cmd/replaycheck/
+	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./internal/... ./sim/ ./cmd/replaycheck/ ./protocol/
 
 # A short, bounded run of every fuzz target (FUZZTIME each).
 fuzz:

@@ -28,12 +28,12 @@ type Server struct {
 // read gets an error reply naming the JSON path; only a failure to read
 // in or write out ends it with an error.
 func (srv *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	r := bufio.NewReaderSize(in, 64<<10)
+	r := bufio.NewReaderSize(in, 1<<20)
 	w := bufio.NewWriter(out)
 	for {
-		line, err := readLine(r)
+		line, err := readLine(r, MaxRequestLine)
 		if errors.Is(err, errLineTooLong) {
-			return fmt.Errorf("connector: %w", err)
+			return fmt.Errorf("connector: a request line longer than %d MiB", MaxRequestLine>>20)
 		}
 		if len(strings.TrimSpace(string(line))) > 0 {
 			reply, bye := srv.answer(ctx, line)
