@@ -51,7 +51,9 @@ func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); retur
 // through a pipe, and its reply read back. Compare with
 // BenchmarkPipeCopyLong, the same bytes copied through a pipe.
 func BenchmarkConnectorRoundTripLong(b *testing.B) {
-	sess := bytes.TrimSpace(longsession.Budget())
+	// One protocol line: the generator's newlines are whitespace between
+	// messages (strings escape theirs).
+	sess := bytes.ReplaceAll(bytes.TrimSpace(longsession.Budget()), []byte("\n"), nil)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		b.Fatal(err)
@@ -93,7 +95,7 @@ func BenchmarkConnectorRoundTripLong(b *testing.B) {
 	if err := json.Unmarshal(call([]byte(`{"id":1,"cmd":"decide",`+route+"}\n")), &decided); err != nil || decided.Result == nil {
 		b.Fatalf("decide: %v", err)
 	}
-	req := fmt.Appendf(nil, `{"id":2,"cmd":"shape",%s,"decision":%s,"options":{},"session":%s}`+"\n", route, decided.Result, sess)
+	req := fmt.Appendf(nil, `{"id":2,"cmd":"shape",%s,"decision":%s,"options":{"tools":[]},"session":%s}`+"\n", route, decided.Result, sess)
 	b.SetBytes(int64(len(req)))
 	b.ReportAllocs()
 	for b.Loop() {
