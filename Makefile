@@ -11,7 +11,7 @@ test:
 
 # Benchmarks against the budgets in DESIGN.md ("Budgets").
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./internal/... ./sim/ ./scenario/ ./mutate/ ./cmd/replaycheck/
+	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./internal/... ./sim/ ./scenario/ ./mutate/ ./protocol/ ./cmd/replaycheck/
 
 # A short, bounded run of every fuzz target (FUZZTIME each).
 fuzz:

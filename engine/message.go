@@ -229,6 +229,19 @@ func appendOptional(b []byte, key string, v *string) []byte {
 // UnmarshalJSON reads the storage form (also a plain OpenAI-style message);
 // unknown keys land in Extra. A JSON null content is kept as null.
 func (m *Message) UnmarshalJSON(b []byte) error {
+	s := scanner{b: b}
+	if fast, err := s.message(); err == nil {
+		if s.space(); s.i == len(b) {
+			*m = fast
+			return nil
+		}
+	}
+	return m.unmarshalSlow(b)
+}
+
+// unmarshalSlow is UnmarshalJSON by encoding/json, for what the fast
+// parser gives up on.
+func (m *Message) unmarshalSlow(b []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err

@@ -110,41 +110,27 @@ func (c ModelConfig) Clone() ModelConfig {
 
 // ParseSession reads a session document: an object with "messages" (and
 // optional "id" and "model_config"), or a bare array of messages. Errors
-// name the message index in play.
+// name the message index in play. It reads b once, validating as it goes
+// (about as fast as the bytes can be walked); raw values are copies, so b
+// may be reused afterwards.
 func ParseSession(b []byte) (*Session, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil, fmt.Errorf("session: empty document")
 	}
-	var s Session
-	if b[0] == '[' {
-		var raws []json.RawMessage
-		if err := json.Unmarshal(b, &raws); err != nil {
-			return nil, fmt.Errorf("session: %w", jsonErr(b, err))
-		}
-		msgs, err := parseMessages(raws)
-		if err != nil {
+	s, err := parseSessionFast(b)
+	switch {
+	case err != nil:
+		if s, err = unmarshalSession(b); err != nil {
 			return nil, err
 		}
-		s.Messages = msgs
-		return &s, nil
+	default:
+		for i := range s.Messages {
+			if s.Messages[i].Role == "" {
+				return nil, missingRole(i)
+			}
+		}
 	}
-	var doc struct {
-		ID       string            `json:"id"`
-		Messages []json.RawMessage `json:"messages"`
-		Config   ModelConfig       `json:"model_config"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("session: %w", jsonErr(b, err))
-	}
-	if doc.Messages == nil {
-		return nil, fmt.Errorf("session: no \"messages\" array")
-	}
-	msgs, err := parseMessages(doc.Messages)
-	if err != nil {
-		return nil, err
-	}
-	s.ID, s.Messages, s.Config = doc.ID, msgs, doc.Config
 	for _, r := range s.Config.RejectedCarriers {
 		for _, c := range r.Carriers {
 			if _, err := ParseCarrier(string(c)); err != nil {
@@ -152,20 +138,7 @@ func ParseSession(b []byte) (*Session, error) {
 			}
 		}
 	}
-	return &s, nil
-}
-
-func parseMessages(raws []json.RawMessage) ([]Message, error) {
-	msgs := make([]Message, len(raws))
-	for i, r := range raws {
-		if err := json.Unmarshal(r, &msgs[i]); err != nil {
-			return nil, fmt.Errorf("session: messages.%d: %w", i, err)
-		}
-		if msgs[i].Role == "" {
-			return nil, fmt.Errorf("session: messages.%d: missing role", i)
-		}
-	}
-	return msgs, nil
+	return s, nil
 }
 
 // jsonErr adds the byte offset to a JSON syntax or type error.

@@ -16,6 +16,11 @@ import (
 // protocol error, read no further.
 const MaxLine = 16 << 20
 
+// MaxRequestLine bounds one request line a [Server] reads (1 GiB): a
+// connector takes the whole session on every request, and long sessions
+// are tens of MB.
+const MaxRequestLine = 1 << 30
+
 // stderrTail is how much of the implementation's standard error an error
 // quotes: the last bytes it wrote.
 const stderrTail = 2048
@@ -93,7 +98,7 @@ func (p *process) read(out io.ReadCloser) {
 	defer close(p.lines)
 	r := bufio.NewReaderSize(out, 64<<10)
 	for {
-		line, err := readLine(r)
+		line, err := readLine(r, MaxLine)
 		if len(line) > 0 {
 			p.lines <- lineResult{line: line}
 		}
@@ -108,13 +113,13 @@ func (p *process) read(out io.ReadCloser) {
 }
 
 // readLine reads one line, newline included; at the end of the input it
-// returns what is left with the error. It never holds more than MaxLine
+// returns what is left with the error. It never holds more than limit
 // bytes: a longer line is [errLineTooLong], its bytes unread.
-func readLine(r *bufio.Reader) ([]byte, error) {
+func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > MaxLine {
+		if len(line)+len(chunk) > limit {
 			return nil, errLineTooLong
 		}
 		line = append(line, chunk...)

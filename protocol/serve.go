@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -28,16 +29,16 @@ type Server struct {
 // read gets an error reply naming the JSON path; only a failure to read
 // in or write out ends it with an error.
 func (srv *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	r := bufio.NewReaderSize(in, 64<<10)
+	r := bufio.NewReaderSize(in, 1<<20)
 	w := bufio.NewWriter(out)
 	for {
-		line, err := readLine(r)
+		line, err := readLine(r, MaxRequestLine)
 		if errors.Is(err, errLineTooLong) {
-			return fmt.Errorf("connector: %w", err)
+			return fmt.Errorf("connector: a request line longer than %d MiB", MaxRequestLine>>20)
 		}
 		if len(strings.TrimSpace(string(line))) > 0 {
 			reply, bye := srv.answer(ctx, line)
-			b, encErr := encodeLine(reply)
+			b, encErr := encodeReply(reply)
 			if encErr != nil {
 				return fmt.Errorf("connector: encode reply %d: %w", reply.ID, encErr)
 			}
@@ -232,4 +233,18 @@ func (srv *Server) dispatch(ctx context.Context, req *Request) (any, error) {
 	}
 	raw, err := encodeSession(loaded)
 	return SessionResult{Session: raw}, err
+}
+
+// encodeReply writes a reply as one line, as encodeLine would. A result
+// is already one line of compact JSON (answer made it with encodeLine),
+// so it is spliced in as it is: encoding the reply would only compact it
+// again, and a long session's body is tens of MB.
+func encodeReply(rep Reply) ([]byte, error) {
+	if len(rep.Result) == 0 || rep.Unsupported != nil || rep.Error != nil {
+		return encodeLine(rep)
+	}
+	b := make([]byte, 0, len(rep.Result)+32)
+	b = strconv.AppendInt(append(b, `{"id":`...), rep.ID, 10)
+	b = append(append(b, `,"result":`...), rep.Result...)
+	return append(b, "}\n"...), nil
 }

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -62,6 +63,29 @@ func TestServe(t *testing.T) {
 	for i, tc := range tests {
 		if !strings.HasPrefix(lines[i], tc.want) {
 			t.Errorf("%s:\n got: %s\nwant: %s…", tc.reason, lines[i], tc.want)
+		}
+	}
+}
+
+// TestEncodeReply: a reply line with a result is the bytes encodeLine
+// writes for it; the others go through encodeLine itself.
+func TestEncodeReply(t *testing.T) {
+	for _, rep := range []Reply{
+		{ID: 7, Result: json.RawMessage(`{"body":{"model":"m","messages":[{"role":"user","content":"<&>\u2028"}]}}`)},
+		{ID: -1, Result: json.RawMessage(`{}`)},
+		{ID: 3, Error: &StepFailure{Message: "no"}},
+		{ID: 4, Unsupported: &Unsupported{Reason: "n/a"}},
+	} {
+		got, err := encodeReply(rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := encodeLine(rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("reply %d:\n%s\nwant\n%s", rep.ID, got, want)
 		}
 	}
 }

@@ -12,12 +12,13 @@ import (
 
 func runCapture(_ context.Context, std *streams, args []string) error {
 	f := newFlags("capture",
-		"capture [--api-mode MODE] [--stream] [--provider P --base-url URL --model M] [FILE]",
+		"capture [--api-mode MODE] [--stream] [--provider P --base-url URL --model M] [--indent|--compact] [FILE]",
 		"Capture reads a response body (with --stream, the streamed response:\n"+
 			"SSE, or AWS event-stream frames for bedrock-converse) from FILE, or\n"+
 			"standard input when FILE is absent or \"-\", and prints the stored\n"+
-			"assistant message it becomes, with every carrier, as indented JSON in\n"+
-			"its storage form. The route that answered (--provider, --base-url and\n"+
+			"assistant message it becomes, with every carrier, as JSON in its\n"+
+			"storage form (indented, or on one line from 1 MiB; --indent and\n"+
+			"--compact choose). The route that answered (--provider, --base-url and\n"+
 			"--model, all three or none) is recorded by dialects that keep their\n"+
 			"opaque items for their issuer only (responses); without it, such items\n"+
 			"are stored for no route.")
@@ -26,8 +27,13 @@ func runCapture(_ context.Context, std *streams, args []string) error {
 	provider := f.String("provider", "", "provider id `P` of the route that answered")
 	baseURL := f.String("base-url", "", "base `URL` of the route that answered")
 	model := f.String("model", "", "model id `M` of the route that answered")
+	var layout jsonLayout
+	layout.register(f)
 	pos, err := f.parse(args)
 	if err != nil {
+		return err
+	}
+	if err := layout.check(f); err != nil {
 		return err
 	}
 	if err := f.atMost(pos, 1); err != nil {
@@ -74,7 +80,7 @@ func runCapture(_ context.Context, std *streams, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	return writeJSON(std.out, msg)
+	return layout.writeValue(std.out, msg)
 }
 
 // countSet counts the non-blank values.

@@ -90,7 +90,7 @@ func explainDialect(tbl *engine.Table, r engine.Route) dialectExplain {
 
 func runExplain(_ context.Context, std *streams, args []string) error {
 	f := newFlags("explain",
-		"explain --provider P --base-url URL --model M [--api-mode MODE] [--echo-opt-in] [--rejected LIST] [--json]",
+		"explain --provider P --base-url URL --model M [--api-mode MODE] [--echo-opt-in] [--rejected LIST] [--json [--indent|--compact]]",
 		"Explain applies the route table (SPEC §2) to one route and prints the decision:\n"+
 			"the matching carrier row, the must-echo family and pad, the carriers the\n"+
 			"route reads, the vendor flags it sets and the private native fields it\n"+
@@ -103,8 +103,13 @@ func runExplain(_ context.Context, std *streams, args []string) error {
 	var rejected listFlag
 	f.Var(&rejected, "rejected", "carriers recorded as refused for the route, comma-separated `LIST`")
 	asJSON := f.Bool("json", false, "print one JSON object instead of text")
+	var layout jsonLayout
+	layout.register(f)
 	pos, err := f.parse(args)
 	if err != nil {
+		return err
+	}
+	if err := layout.check(f); err != nil {
 		return err
 	}
 	if err := f.atMost(pos, 0); err != nil {
@@ -137,7 +142,7 @@ func runExplain(_ context.Context, std *streams, args []string) error {
 		if d.EchoFamily != "" {
 			out.EchoFamily = &d.EchoFamily
 		}
-		return writeJSON(std.out, out)
+		return layout.writeValue(std.out, out)
 	}
 	return writeExplainText(std, d, dx, flags, rej)
 }

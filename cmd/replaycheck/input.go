@@ -61,24 +61,3 @@ func position(b []byte, offset int64) (line, col int) {
 	col = int(offset) - (bytes.LastIndexByte(before, '\n') + 1) + 1
 	return line, col
 }
-
-// writeJSON writes v as JSON indented by two spaces, without HTML escaping,
-// and a final newline.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// writeIndented writes a JSON document indented by two spaces and a final
-// newline; strings, opaque ones included, keep their exact bytes.
-func writeIndented(w io.Writer, doc []byte) error {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, doc, "", "  "); err != nil {
-		return err
-	}
-	buf.WriteByte('\n')
-	_, err := w.Write(buf.Bytes())
-	return err
-}

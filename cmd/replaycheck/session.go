@@ -32,16 +32,22 @@ func runSession(ctx context.Context, std *streams, args []string) error {
 
 func runSessionShow(ctx context.Context, std *streams, args []string) error {
 	f := newFlags("session show",
-		"session show --db FILE [ID] [--json]",
+		"session show --db FILE [ID] [--json [--indent|--compact]]",
 		"Session show lists the sessions of a session store (id, messages, turns),\n"+
 			"or shows one session turn by turn: each message with the carriers it\n"+
 			"holds (readable text trimmed, opaque carriers as len=N sha256=<first 12\n"+
 			"hex>) and the model config. A turn opens at each user message. With\n"+
-			"--json, the list or the whole session (the document shape reads).")
+			"--json, the list or the whole session (the document shape reads),\n"+
+			"indented, or on one line from 1 MiB (--indent and --compact choose).")
 	db := f.String("db", "", "the session store `FILE` (required)")
 	asJSON := f.Bool("json", false, "print JSON instead of text")
+	var layout jsonLayout
+	layout.register(f)
 	pos, err := f.parse(args)
 	if err != nil {
+		return err
+	}
+	if err := layout.check(f); err != nil {
 		return err
 	}
 	if err := f.atMost(pos, 1); err != nil {
@@ -60,19 +66,19 @@ func runSessionShow(ctx context.Context, std *streams, args []string) error {
 	}
 	defer st.Close()
 	if len(pos) == 0 {
-		return listSessions(ctx, std, st, *asJSON)
+		return listSessions(ctx, std, st, *asJSON, &layout)
 	}
 	sess, err := st.Load(ctx, pos[0])
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(std.out, sess)
+		return layout.writeValue(std.out, sess)
 	}
 	return writeSession(std.out, sess)
 }
 
-func listSessions(ctx context.Context, std *streams, st *store.Store, asJSON bool) error {
+func listSessions(ctx context.Context, std *streams, st *store.Store, asJSON bool, layout *jsonLayout) error {
 	list, err := st.List(ctx)
 	if err != nil {
 		return err
@@ -81,7 +87,7 @@ func listSessions(ctx context.Context, std *streams, st *store.Store, asJSON boo
 		if list == nil {
 			list = []store.Summary{}
 		}
-		return writeJSON(std.out, list)
+		return layout.writeValue(std.out, list)
 	}
 	tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tMESSAGES\tTURNS")

@@ -10,18 +10,24 @@ import (
 
 func runShape(_ context.Context, std *streams, args []string) error {
 	f := newFlags("shape",
-		"shape --provider P --base-url URL --model M [--api-mode MODE] [--session FILE] [--echo-opt-in] [--stream]",
+		"shape --provider P --base-url URL --model M [--api-mode MODE] [--session FILE] [--echo-opt-in] [--stream] [--indent|--compact]",
 		"Shape reads a session (an object with \"messages\" and an optional\n"+
 			"\"model_config\", or a bare array of messages; standard input when no\n"+
 			"--session or \"-\"), decides the route with the table and the session's\n"+
 			"recorded rejections, and prints the request body the api mode's dialect\n"+
-			"would send, indented. Opaque strings keep their exact bytes.")
+			"would send: indented, or on one line from 1 MiB (--indent and --compact\n"+
+			"choose). Opaque strings keep their exact bytes.")
 	var rf routeFlags
 	rf.register(f)
 	sessionPath := f.String("session", "", "the session `FILE` (default standard input)")
 	stream := f.Bool("stream", false, "shape a streaming request")
+	var layout jsonLayout
+	layout.register(f)
 	pos, err := f.parse(args)
 	if err != nil {
+		return err
+	}
+	if err := layout.check(f); err != nil {
 		return err
 	}
 	if err := f.atMost(pos, 0); err != nil {
@@ -43,11 +49,13 @@ func runShape(_ context.Context, std *streams, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkJSON(name, b); err != nil {
-		return err
-	}
 	sess, err := engine.ParseSession(b)
 	if err != nil {
+		// Only a document that does not parse is checked for its syntax,
+		// to name the line and column.
+		if err := checkJSON(name, b); err != nil {
+			return err
+		}
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	d := mf.Table.Decide(route, sess.Config.RejectedFor(route.Key()))
@@ -55,7 +63,7 @@ func runShape(_ context.Context, std *streams, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: shape for %s %s: %w", name, route.APIMode, route.Host(), err)
 	}
-	if err := writeIndented(std.out, body); err != nil {
+	if err := layout.write(std.out, body); err != nil {
 		return fmt.Errorf("%s: shaped body for %s %s is not valid JSON: %w", name, route.APIMode, route.Host(), err)
 	}
 	return nil

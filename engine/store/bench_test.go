@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/internal/longsession"
 )
 
 // BenchmarkSaveLoad2000 saves a new 2,000-message session (about 1 KB of
@@ -41,6 +44,56 @@ func BenchmarkResave2000(b *testing.B) {
 	if err := st.Save(ctx, sess); err != nil {
 		b.Fatal(err)
 	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := st.Save(ctx, sess); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSaveLoadLong is the store budget (DESIGN.md "Budgets"): save
+// the 2,000-turn, 67 MB session as a new session and load it back.
+func BenchmarkSaveLoadLong(b *testing.B) {
+	ctx := context.Background()
+	st, _ := openTemp(b)
+	doc := longsession.Budget()
+	sess, err := engine.ParseSession(doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		sess.ID = fmt.Sprintf("bench-%d", i)
+		i++
+		if err := st.Save(ctx, sess); err != nil {
+			b.Fatal(err)
+		}
+		got, err := st.Load(ctx, sess.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(got.Messages) != len(sess.Messages) {
+			b.Fatalf("loaded %d messages", len(got.Messages))
+		}
+	}
+}
+
+// BenchmarkResaveLong saves the unchanged 67 MB session again.
+func BenchmarkResaveLong(b *testing.B) {
+	ctx := context.Background()
+	st, _ := openTemp(b)
+	doc := longsession.Budget()
+	sess, err := engine.ParseSession(doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := st.Save(ctx, sess); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := st.Save(ctx, sess); err != nil {

@@ -39,6 +39,7 @@ func (s *Store) Create(ctx context.Context, sess *engine.Session) error {
 		return errors.New("store: create: session id is required")
 	}
 	id := sess.ID
+	s.forget(id)
 	bodies, err := encodeMessages(id, 0, sess.Messages)
 	if err != nil {
 		return err
@@ -68,6 +69,7 @@ func (s *Store) Create(ctx context.Context, sess *engine.Session) error {
 
 // Append adds messages at the end of a stored session's history.
 func (s *Store) Append(ctx context.Context, id string, msgs ...engine.Message) error {
+	s.forget(id)
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		ok, err := exists(ctx, tx, id)
 		switch {
@@ -94,6 +96,7 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...engine.Message) e
 
 // SaveConfig replaces a stored session's model config.
 func (s *Store) SaveConfig(ctx context.Context, id string, cfg engine.ModelConfig) error {
+	s.forget(id)
 	b, err := encodeConfig(id, cfg)
 	if err != nil {
 		return err
@@ -119,7 +122,9 @@ func (s *Store) SaveConfig(ctx context.Context, id string, cfg engine.ModelConfi
 // message beyond those already stored, creating the session when it is
 // new. Stored messages must be a prefix of sess.Messages, byte for byte in
 // their storage JSON; otherwise Save refuses (history is append-only) and
-// names the first index that differs.
+// names the first index that differs. Saving again a session this Store
+// just saved or loaded, unchanged, while no other connection wrote the
+// file, does nothing but encode it to see so: no transaction, no read.
 func (s *Store) Save(ctx context.Context, sess *engine.Session) error {
 	if sess == nil || strings.TrimSpace(sess.ID) == "" {
 		return errors.New("store: save: session id is required")
@@ -132,6 +137,9 @@ func (s *Store) Save(ctx context.Context, sess *engine.Session) error {
 	cfg, err := encodeConfig(id, sess.Config)
 	if err != nil {
 		return err
+	}
+	if s.unchanged(ctx, id, bodies, cfg) {
+		return nil
 	}
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx,
@@ -155,8 +163,10 @@ func (s *Store) Save(ctx context.Context, sess *engine.Session) error {
 		return insertMessages(ctx, tx, id, n, sess.Messages[n:], bodies[n:])
 	})
 	if err != nil {
+		s.forget(id)
 		return wrapErr(id, "save", err)
 	}
+	s.remember(ctx, id, bodies, cfg)
 	return nil
 }
 
@@ -164,8 +174,9 @@ func (s *Store) Save(ctx context.Context, sess *engine.Session) error {
 // gap in the sequence, is an error naming the session and the index.
 func (s *Store) Load(ctx context.Context, id string) (*engine.Session, error) {
 	sess := &engine.Session{ID: id}
+	var cfg []byte
+	var bodies [][]byte
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var cfg []byte
 		err := tx.QueryRowContext(ctx, "SELECT config FROM sessions WHERE id = ?", id).Scan(&cfg)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
@@ -176,14 +187,14 @@ func (s *Store) Load(ctx context.Context, id string) (*engine.Session, error) {
 		if err := json.Unmarshal(cfg, &sess.Config); err != nil {
 			return fmt.Errorf("model config: %w", err)
 		}
-		bodies, err := storedBodies(ctx, tx, id)
+		bodies, err = storedBodies(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		sess.Messages = make([]engine.Message, len(bodies))
 		for i, body := range bodies {
 			m := &sess.Messages[i]
-			if err := json.Unmarshal(body, m); err != nil {
+			if *m, err = engine.ParseMessage(body); err != nil {
 				return fmt.Errorf("message %d: %w", i, err)
 			}
 			if m.Role == "" {
@@ -193,8 +204,10 @@ func (s *Store) Load(ctx context.Context, id string) (*engine.Session, error) {
 		return nil
 	})
 	if err != nil {
+		s.forget(id)
 		return nil, wrapErr(id, "load", err)
 	}
+	s.remember(ctx, id, bodies, cfg)
 	return sess, nil
 }
 

@@ -16,8 +16,9 @@ import (
 // A Store is an open session store file. It is safe for concurrent use by
 // the goroutines of one process.
 type Store struct {
-	path string
-	db   *sql.DB
+	path  string
+	db    *sql.DB
+	known *known
 }
 
 // Open opens the session store at path, creating the file and its schema
@@ -57,7 +58,7 @@ func open(path string, readOnly bool) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &Store{path: path, db: db}, nil
+	return &Store{path: path, db: db, known: newKnown()}, nil
 }
 
 // dsn builds a file: URI for path, so that any character of the path is

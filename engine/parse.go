@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
+)
+
+// The session parser below reads a session document in one pass: it
+// validates the JSON as it walks it, decodes the strings a message keeps,
+// and keeps every raw value's bytes as they are. It takes only the input
+// whose meaning is plain — anything encoding/json would read with a twist
+// (a key matched by case folding, a key given twice, a \u escape, invalid
+// UTF-8, a wrong type, a syntax error) makes it give up with errSlow, and
+// the caller reads the document with encoding/json instead, which decides
+// and words every error exactly as before.
+
+// errSlow says the fast parser gave up: the input needs encoding/json.
+var errSlow = errors.New("engine: not for the fast parser")
+
+// scanner is a position in a JSON document.
+type scanner struct {
+	b []byte
+	i int
+}
+
+// space skips whitespace.
+func (s *scanner) space() { s.i = jsonscan.SkipSpace(s.b, s.i) }
+
+// byte consumes c after whitespace.
+func (s *scanner) byte(c byte) bool {
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// raw consumes one value after whitespace and returns its bytes.
+func (s *scanner) raw() ([]byte, error) {
+	s.space()
+	end := jsonscan.Value(s.b, s.i)
+	if end < 0 {
+		return nil, errSlow
+	}
+	v := s.b[s.i:end:end]
+	s.i = end
+	return v, nil
+}
+
+// null consumes a null literal if one comes next.
+func (s *scanner) null() bool {
+	s.space()
+	if strings.HasPrefix(string(s.b[s.i:min(s.i+4, len(s.b))]), "null") {
+		s.i += 4
+		return true
+	}
+	return false
+}
+
+// str consumes a string and returns it decoded. It gives up on a \u
+// escape or invalid UTF-8, which encoding/json decodes with replacements.
+func (s *scanner) str() (string, error) {
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return "", errSlow
+	}
+	body := s.b[s.i+1:]
+	n, escaped := jsonscan.StringEnd(body)
+	if n < 0 {
+		return "", errSlow
+	}
+	body = body[:n]
+	s.i += n + 2
+	if !utf8.Valid(body) {
+		return "", errSlow
+	}
+	if !escaped {
+		return string(body), nil
+	}
+	return unescape(body)
+}
+
+// optStr consumes a string or null (nil).
+func (s *scanner) optStr() (*string, error) {
+	if s.null() {
+		return nil, nil
+	}
+	v, err := s.str()
+	return &v, err
+}
+
+// key consumes an object key and its colon. It gives up on a key with an
+// escape or invalid UTF-8.
+func (s *scanner) key() (string, error) {
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return "", errSlow
+	}
+	n, escaped := jsonscan.StringEnd(s.b[s.i+1:])
+	if n < 0 || escaped || !utf8.Valid(s.b[s.i+1:s.i+1+n]) {
+		return "", errSlow
+	}
+	k := string(s.b[s.i+1 : s.i+1+n])
+	s.i += n + 2
+	if !s.byte(':') {
+		return "", errSlow
+	}
+	return k, nil
+}
+
+// object walks an object's members, calling member after each key with
+// the scanner at the value; member consumes the value.
+func (s *scanner) object(member func(key string) error) error {
+	if !s.byte('{') {
+		return errSlow
+	}
+	if s.byte('}') {
+		return nil
+	}
+	for {
+		k, err := s.key()
+		if err != nil {
+			return err
+		}
+		if err := member(k); err != nil {
+			return err
+		}
+		if s.byte('}') {
+			return nil
+		}
+		if !s.byte(',') {
+			return errSlow
+		}
+	}
+}
+
+// array walks an array's elements, calling elem with the scanner at each.
+func (s *scanner) array(elem func() error) error {
+	if !s.byte('[') {
+		return errSlow
+	}
+	if s.byte(']') {
+		return nil
+	}
+	for {
+		if err := elem(); err != nil {
+			return err
+		}
+		if s.byte(']') {
+			return nil
+		}
+		if !s.byte(',') {
+			return errSlow
+		}
+	}
+}
+
+// unescape decodes a string body with escapes other than \u.
+func unescape(body []byte) (string, error) {
+	out := make([]byte, 0, len(body))
+	for i := 0; i < len(body); {
+		j := bytes.IndexByte(body[i:], '\\')
+		if j < 0 {
+			out = append(out, body[i:]...)
+			break
+		}
+		j += i
+		out = append(out, body[i:j]...)
+		switch c := body[j+1]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default:
+			return "", errSlow
+		}
+		i = j + 2
+	}
+	return string(out), nil
+}
+
+// seen records the keys of one object, to give up on a key given twice.
+type seen uint32
+
+// add marks key bit k and reports whether it was new.
+func (s *seen) add(k int) bool {
+	if *s&(1<<k) != 0 {
+		return false
+	}
+	*s |= 1 << k
+	return true
+}
