@@ -97,6 +97,9 @@ var compaction = Scenario{
 		if failed := firstOf(request, intact); failed != nil {
 			return failed
 		}
+		if turns.reads() != readsPrior {
+			c.adviseIfPriorRead(ctx)
+		}
 		c.Note("dropped %d messages; %s", res.Dropped, quality)
 		return nil
 	},

@@ -85,3 +85,65 @@ func containsBody(bodies [][]byte, b []byte) bool {
 	}
 	return false
 }
+
+// nativeVariantTables returns, for an Anthropic or Bedrock Converse route,
+// a copy of t for every other native decision a route table could give
+// the route: on Anthropic routes each replay contract with earlier turns'
+// thinking replayed or not and rejections learnt or not, on Converse
+// routes each replay contract with thinking requested or not. Recording
+// every scenario under each (see [RecordWith]) lets an edit of
+// anthropic.routes, anthropic.prior_thinking or bedrock_converse be judged
+// from the provider's recorded answers in the multi-turn scenarios
+// (compaction, resume, branch, fallback) too. Other api modes get none.
+func nativeVariantTables(t *engine.Table, route engine.Route) []*engine.Table {
+	var out []*engine.Table
+	switch route.APIMode {
+	case engine.ModeAnthropic:
+		own := t.Dialects.Anthropic.Decide(route.BaseURL, route.Model)
+		for _, r := range replays {
+			for _, prior := range []bool{true, false} {
+				for _, learn := range []bool{own.LearnRejections, !own.LearnRejections} {
+					if r == engine.ReplayStripped && (!prior || learn != own.LearnRejections) {
+						continue // stripped replays no thinking: prior and learning are moot
+					}
+					if r == own.Replay && (prior == own.PriorThinking || r == engine.ReplayStripped) && learn == own.LearnRejections {
+						continue
+					}
+					out = append(out, anthropicVariant(t, r, prior, learn))
+				}
+			}
+		}
+	case engine.ModeBedrockConverse:
+		own := t.Dialects.Converse.For(route.Model)
+		for _, r := range replays {
+			for _, thinking := range []bool{own.RequestThinking, !own.RequestThinking} {
+				if r == own.Replay && thinking == own.RequestThinking {
+					continue
+				}
+				alt := *t
+				alt.Dialects.Converse.Models = append([]engine.ConverseModel{{
+					ID: "variant-" + string(r), Models: []string{strings.ToLower(strings.TrimSpace(route.Model))}, Replay: r, RequestThinking: thinking,
+				}}, t.Dialects.Converse.Models...)
+				out = append(out, &alt)
+			}
+		}
+	}
+	return out
+}
+
+// anthropicVariant is a copy of t whose first route class matches every
+// route with replay contract r, earlier turns' thinking replayed when
+// prior (no model keeps it otherwise) and rejections learnt when learn.
+func anthropicVariant(t *engine.Table, r engine.ReasoningReplay, prior, learn bool) *engine.Table {
+	alt := *t
+	rule := engine.PriorAlways
+	if !prior {
+		rule = engine.PriorCapability
+		// A capability table in which no Claude generation keeps it.
+		alt.Dialects.Anthropic.PriorThinking = engine.PriorThinking{NeverGenerations: []string{""}}
+	}
+	alt.Dialects.Anthropic.Routes = append([]engine.AnthropicRoute{{
+		ID: "variant-" + string(r), Replay: r, PriorThinking: rule, LearnRejections: learn,
+	}}, t.Dialects.Anthropic.Routes...)
+	return &alt
+}

@@ -84,7 +84,9 @@ func Record(ctx context.Context, t matrix.Target, table *engine.Table, sc Scenar
 // RecordWith is [Record] with the target's provider profile p, from which
 // the fallback scenario words the provider's drift; the requests around a
 // drifted refusal (the retry, the turn after resume) are then recorded in
-// the battery too.
+// the battery too. On an Anthropic or Bedrock Converse route the scenario
+// is then recorded again under every other native decision of the route
+// ([nativeVariantTables]).
 func RecordWith(ctx context.Context, t matrix.Target, table *engine.Table, p *providers.Profile, sc Scenario, opts harness.RecordOptions) ([]*cassette.Interaction, *harness.Recording, error) {
 	dia, err := dialects.For(t.Route.APIMode, table)
 	if err != nil {
@@ -111,6 +113,19 @@ func RecordWith(ctx context.Context, t matrix.Target, table *engine.Table, p *pr
 		if err := sc.Run(ctx, c); err != nil && isTransportError(err) {
 			rec.Abort()
 			return nil, nil, fmt.Errorf("%s/%s: variant %d: %w", t.ID, sc.Name, i, err)
+		}
+	}
+	for i, alt := range nativeVariantTables(table, t.Route) {
+		c := &Conv{
+			Target: t, Dialect: dia,
+			Impl:    Reference{Table: alt, Dir: tmp},
+			Client:  &http.Client{Transport: rec},
+			Session: &engine.Session{ID: fmt.Sprintf("%s-native-%d", t.ID, i)},
+			Profile: p,
+		}
+		if err := sc.Run(ctx, c); err != nil && isTransportError(err) {
+			rec.Abort()
+			return nil, nil, fmt.Errorf("%s/%s: native variant %d: %w", t.ID, sc.Name, i, err)
 		}
 	}
 	its, err := rec.Finish()

@@ -1,0 +1,83 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/suites/harness"
+)
+
+// adviseIfPriorRead asks the cassette, on an Anthropic route that replays
+// no earlier turn's thinking after compaction, whether the provider was
+// recorded stating every kept turn's conclusion when the same scenario
+// went with earlier turns' thinking replayed (signed or unsigned: the
+// native variants of the battery). If it was, the route drops reasoning
+// the provider reads, and the cell is advisory. Only recorded answers are
+// consulted: a variant the cassette does not hold gives no advice and no
+// miss.
+func (c *Conv) adviseIfPriorRead(ctx context.Context) {
+	if !c.Replaying() || c.Target.Route.APIMode != engine.ModeAnthropic {
+		return
+	}
+	ref, ok := c.Impl.(Reference)
+	if !ok || ref.Table == nil {
+		return
+	}
+	// A Claude model the capability table says keeps no earlier turn's
+	// thinking ignores it (SPEC §4.1, hermes-semantics §4.3): a recording
+	// that reads it is no evidence the route drops anything.
+	if m := strings.ToLower(c.Target.Route.Model); strings.Contains(m, "claude") && !ref.Table.Dialects.Anthropic.PriorThinking.Keeps(m) {
+		return
+	}
+	own := ref.Table.Dialects.Anthropic.Decide(c.Target.Route.BaseURL, c.Target.Route.Model)
+	for _, r := range []engine.ReasoningReplay{engine.ReplaySigned, engine.ReplayUnsigned} {
+		v := &Conv{
+			Target: c.Target, Dialect: c.Dialect, Profile: c.Profile,
+			Impl:    Reference{Table: anthropicVariant(ref.Table, r, true, own.LearnRejections), Dir: ref.Dir},
+			Client:  &http.Client{Transport: recordedOnly{c.Replay}},
+			Session: &engine.Session{ID: c.Session.ID + "-prior"},
+		}
+		if err := compactionRun(ctx, v); err != nil {
+			continue
+		}
+		for _, n := range v.notes {
+			if i := strings.Index(n, "the answer still states each kept turn's conclusion"); i >= 0 {
+				c.Advise("after compaction the route replays no earlier turn's thinking; the provider is recorded reading it when it is replayed %s: %s", r, n[i:])
+				return
+			}
+		}
+	}
+}
+
+// compactionRun is compaction's script, set at init: the script itself
+// asks for advice, so it cannot name itself.
+var compactionRun func(context.Context, *Conv) error
+
+func init() { compactionRun = compaction.Run }
+
+// recordedOnly serves requests from a cassette's recorded answers
+// without counting a miss; an unrecorded request is an error.
+type recordedOnly struct{ r *harness.Replay }
+
+// errNotRecorded is a request the cassette holds no answer for.
+var errNotRecorded = errors.New("recorded answers: no recorded answer for the request")
+
+func (t recordedOnly) RoundTrip(req *http.Request) (*http.Response, error) {
+	body, err := io.ReadAll(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	it, ok := t.r.Lookup(req.Method, req.URL.Path, body)
+	if !ok {
+		return nil, errNotRecorded
+	}
+	return &http.Response{
+		StatusCode: it.Response.Code, Header: http.Header{"Content-Type": []string{"application/json"}},
+		Body: io.NopCloser(bytes.NewReader([]byte(it.Response.Body))), Request: req,
+	}, nil
+}
