@@ -22,7 +22,7 @@ import (
 // curveEvery times the estimate after the first question.
 const (
 	CurveQuestions = 60
-	curveEvery     = 8
+	curveEvery     = 6
 	curveSeed      = "replaycheck"
 )
 
