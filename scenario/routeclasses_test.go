@@ -98,6 +98,8 @@ func TestNativeReplayEvidence(t *testing.T) {
 			anthropicRoute("kimi", func(r *engine.AnthropicRoute) { r.Replay = engine.ReplaySigned }), report.StatusFail, "reasoning_content is missing"},
 		{"anthropic", "Anthropic refuses a tool turn whose unsigned thinking cannot be verified",
 			anthropicRoute("anthropic-direct", func(r *engine.AnthropicRoute) { r.Replay = engine.ReplayUnsigned }), report.StatusFail, "thinking.signature: Field required"},
+		{"bedrock-converse-claude-legacy", "a Claude model without extended thinking refuses a thinking configuration",
+			converseRow("claude-legacy", func(m *engine.ConverseModel) { m.RequestThinking = true }), report.StatusFail, "does not support thinking"},
 		{"bedrock-converse-kimi", "stripping an unsigned reasoner's reasoning is recorded accepted",
 			converseRow("unsigned-reasoners", func(m *engine.ConverseModel) { m.Replay = engine.ReplayStripped }), report.StatusPass, ""},
 	}
