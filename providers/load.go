@@ -122,6 +122,10 @@ func parse(file string, data []byte) (*Profile, error) {
 // parseNode parses data into its single document's root mapping.
 func parseNode(file string, data []byte) (*yaml.Node, error) {
 	if err := yamltext.Check(file, data); err != nil {
+		var te *yamltext.Error
+		if errors.As(err, &te) {
+			return nil, &ValidationError{File: file, Line: te.Line, Msg: fmt.Sprintf("byte offset %d: %s", te.Offset, te.Detail)}
+		}
 		return nil, err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))

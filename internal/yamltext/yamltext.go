@@ -11,7 +11,20 @@ import (
 	"unicode/utf8"
 )
 
-// Check returns an error naming name, the line and the byte offset of the
+// An Error is a byte that cannot be YAML text, at Line and byte Offset of
+// the file Name.
+type Error struct {
+	Name         string
+	Line, Offset int
+	// Detail says what the byte is.
+	Detail string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d: byte offset %d: %s", e.Name, e.Line, e.Offset, e.Detail)
+}
+
+// Check returns an *[Error] naming name, the line and the byte offset of the
 // first byte that cannot be YAML text: invalid UTF-8, or a control
 // character other than tab, line feed and carriage return. It returns nil
 // for text.
@@ -20,14 +33,14 @@ func Check(name string, b []byte) error {
 		c := b[off]
 		if c < utf8.RuneSelf {
 			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
-				return fmt.Errorf("%s:%d: byte offset %d: control character 0x%02x: not YAML text (binary data goes base64 under !!binary)", name, line(b, off), off, c)
+				return &Error{Name: name, Line: line(b, off), Offset: off, Detail: fmt.Sprintf("control character 0x%02x: not YAML text (binary data goes base64 under !!binary)", c)}
 			}
 			off++
 			continue
 		}
 		r, size := utf8.DecodeRune(b[off:])
 		if r == utf8.RuneError && size == 1 {
-			return fmt.Errorf("%s:%d: byte offset %d: not UTF-8 text (binary data goes base64 under !!binary)", name, line(b, off), off)
+			return &Error{Name: name, Line: line(b, off), Offset: off, Detail: "not UTF-8 text (binary data goes base64 under !!binary)"}
 		}
 		off += size
 	}
