@@ -91,21 +91,22 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 				why = c.Why + ": " + why
 			}
 			if c.Head.ProviderError != "" {
-				why += " — provider error: `" + strings.ReplaceAll(oneLine(c.Head.ProviderError), "`", "'") + "`"
+				why += " — provider error: `" + strings.ReplaceAll(OneLine(c.Head.ProviderError), "`", "'") + "`"
 			}
 			fmt.Fprintf(&b, "| %s | `%s/%s` (%s:%d) | %s → %s | %s | %s |\n",
-				c.Kind, c.Target, c.Scenario, r.HeadPath, c.Line, c.Base.Status, c.Head.Status, cellText(c.Field), cellText(why))
+				c.Kind, c.Target, c.Scenario, r.HeadPath, c.Line, c.Base.Status, c.Head.Status, CellText(c.Field), CellText(why))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// oneLine folds a value onto one line.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// OneLine folds a value onto one line.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// cellText makes a value safe inside a Markdown table cell.
-func cellText(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
+// CellText makes a value safe inside a Markdown table cell: one line, its
+// pipes escaped. The mutate report's tables use it too.
+func CellText(s string) string { return strings.ReplaceAll(OneLine(s), "|", `\|`) }
 
 // jsonChange is one changed cell in the JSON form.
 type jsonChange struct {

@@ -8,21 +8,12 @@ import (
 
 	"github.com/replaycheck/replaycheck/gate"
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/scenario/scenariotest"
 )
 
 func TestGate(t *testing.T) {
-	raw, err := os.ReadFile("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := matrix.Parse("matrix.yaml", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles := scenariotest.Profiles(t, "../providers")
-	dir := t.TempDir()
-	scenariotest.Record(t, base, profiles, dir, "gate", "deepseek", "mistral", "cerebras", "openrouter")
+	raw, base, profiles, dir := recordCommitted(t, "deepseek", "mistral", "cerebras", "openrouter")
 	// Judge only the recorded targets.
 	keep := func(f *matrix.File) *matrix.File {
 		out := *f
@@ -97,17 +88,7 @@ func TestGate(t *testing.T) {
 // route no longer sends (the seed's failure: reasoning discarded, the
 // model guessing again), not a mere change.
 func TestGateDroppedReasoningIsARegression(t *testing.T) {
-	raw, err := os.ReadFile("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := matrix.Parse("matrix.yaml", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles := scenariotest.Profiles(t, "../providers")
-	dir := t.TempDir()
-	scenariotest.Record(t, base, profiles, dir, "gate", "fireworks")
+	raw, base, profiles, dir := recordCommitted(t, "fireworks")
 	// Fireworks reads reasoning_content back; a row that stops sending it
 	// is accepted, and the model reasons again from scratch.
 	edited := strings.Replace(string(raw), "carriers: [reasoning_content]\n    providers: [fireworks]",
@@ -149,17 +130,7 @@ func TestGateDroppedReasoningIsARegression(t *testing.T) {
 // reach the same endpoints through a custom provider id regress, judged
 // against the targets' own cassettes.
 func TestGateAliasSeesWhatTheTargetMisses(t *testing.T) {
-	raw, err := os.ReadFile("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := matrix.Parse("matrix.yaml", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles := scenariotest.Profiles(t, "../providers")
-	dir := t.TempDir()
-	scenariotest.Record(t, base, profiles, dir, "gate", "kimi", "groq")
+	raw, base, profiles, dir := recordCommitted(t, "kimi", "groq")
 	only := func(f *matrix.File, aliases bool) *matrix.File {
 		out := *f
 		out.Targets = nil
@@ -203,4 +174,22 @@ func TestGateAliasSeesWhatTheTargetMisses(t *testing.T) {
 			t.Errorf("%s: no regression of %s; changes %+v", tc.name, tc.alias, with.Changes)
 		}
 	}
+}
+
+// recordCommitted reads the committed route table (raw and parsed), its
+// profiles, and records the targets' cassettes into a temporary directory.
+func recordCommitted(t *testing.T, targets ...string) (raw []byte, base *matrix.File, profiles map[string]*providers.Profile, dir string) {
+	t.Helper()
+	raw, err := os.ReadFile("../matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err = matrix.Parse("matrix.yaml", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles = scenariotest.Profiles(t, "../providers")
+	dir = t.TempDir()
+	scenariotest.Record(t, base, profiles, dir, "gate", targets...)
+	return raw, base, profiles, dir
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/replaycheck/replaycheck/gate"
 )
 
 // Formats lists the output formats of a mutation report.
@@ -59,7 +61,7 @@ func WriteText(w io.Writer, r *Report) error {
 		if m.Cell != "" {
 			fmt.Fprintf(&b, "           cell: %s\n", m.Cell)
 		}
-		fmt.Fprintf(&b, "           %s\n", oneLine(m.Why))
+		fmt.Fprintf(&b, "           %s\n", gate.OneLine(m.Why))
 	}
 	for _, e := range r.Coverage.Missing() {
 		fmt.Fprintf(&b, "UNREACHED  %s:%d: %s: no target or alias reaches it (add an alias, or declare it under unreachable: with a reason)\n", r.Path, e.Line, e)
@@ -89,7 +91,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	if l := r.listed(); len(l) > 0 {
 		b.WriteString("\n| outcome | line | edit | route | decision change | why |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, m := range l {
-			fmt.Fprintf(&b, "| %s | %s:%d | %s | %s | %s | %s |\n", m.Outcome, r.Path, m.Line, cellText(m.Edit), cellText(m.Route), cellText(m.Change), cellText(m.Why))
+			fmt.Fprintf(&b, "| %s | %s:%d | %s | %s | %s | %s |\n", m.Outcome, r.Path, m.Line, gate.CellText(m.Edit), gate.CellText(m.Route), gate.CellText(m.Change), gate.CellText(m.Why))
 		}
 	}
 	if miss := r.Coverage.Missing(); len(miss) > 0 {
@@ -101,10 +103,6 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func cellText(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
 
 // jsonMutant is one mutant in the JSON form.
 type jsonMutant struct {

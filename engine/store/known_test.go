@@ -14,16 +14,8 @@ import (
 // where a save that began a transaction would wait for it.
 func TestResaveDoesNoWork(t *testing.T) {
 	ctx := context.Background()
-	st, path := openTemp(t)
 	sess := longSession("resave", 8, 64)
-	if err := st.Save(ctx, sess); err != nil {
-		t.Fatal(err)
-	}
-	other, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	st, other := savedWithOther(t, sess)
 	tx, err := other.db.BeginTx(ctx, nil) // _txlock=immediate: the write lock
 	if err != nil {
 		t.Fatal(err)
@@ -61,22 +53,30 @@ func TestResaveDoesNoWork(t *testing.T) {
 // file, a resave reads it again and refuses a history it no longer extends.
 func TestResaveSeesOtherWriters(t *testing.T) {
 	ctx := context.Background()
-	st, path := openTemp(t)
 	sess := longSession("shared", 4, 64)
-	if err := st.Save(ctx, sess); err != nil {
-		t.Fatal(err)
-	}
-	other, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	st, other := savedWithOther(t, sess)
 	if err := other.Append(ctx, "shared", engine.Message{Role: "user", Content: raw(`"from elsewhere"`)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Save(ctx, sess); !errors.Is(err, ErrDiverged) {
 		t.Fatalf("resave after another writer appended: %v, want %v", err, ErrDiverged)
 	}
+}
+
+// savedWithOther saves sess in a new store and opens a second connection
+// to the same file, closed when the test ends.
+func savedWithOther(t *testing.T, sess *engine.Session) (st, other *Store) {
+	t.Helper()
+	st, path := openTemp(t)
+	if err := st.Save(context.Background(), sess); err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	return st, other
 }
 
 func mustBodies(t *testing.T, s *engine.Session) [][]byte {
