@@ -332,10 +332,25 @@ type PriorThinking struct {
 }
 
 // Keeps reports whether the model keeps earlier turns' thinking.
-func (p PriorThinking) Keeps(model string) bool {
+func (p PriorThinking) Keeps(model string) bool { return p.verdict(model).keeps }
+
+// priorVerdict is how the capability table classes a model: why it keeps
+// earlier turns' thinking or not ([PriorThinking.Why] words it).
+type priorVerdict struct {
+	keeps bool
+	// claude is false for an id that names no Claude model; never is set
+	// for a never-keeping generation; parsed for a family and version read.
+	claude, never, parsed bool
+	family                ModelFamily
+	version, from         ModelVersion
+}
+
+// verdict classes model: no Claude id, a never-keeping generation, an
+// unparsed Claude id (keeps), or a family version against its threshold.
+func (p PriorThinking) verdict(model string) priorVerdict {
 	lm := strings.ToLower(model)
 	if !strings.Contains(lm, "claude") {
-		return false
+		return priorVerdict{}
 	}
 	for rest := lm; ; {
 		i := strings.Index(rest, "claude")
@@ -344,13 +359,13 @@ func (p PriorThinking) Keeps(model string) bool {
 		}
 		rest = rest[i+len("claude"):]
 		if p.neverGeneration(rest) {
-			return false
+			return priorVerdict{claude: true, never: true}
 		}
 	}
 	for rest := lm; ; {
 		i := strings.Index(rest, "claude")
 		if i < 0 {
-			return true // unparsed Claude id
+			return priorVerdict{claude: true, keeps: true} // unparsed Claude id
 		}
 		rest = rest[i+len("claude"):]
 		if fam, v, ok := p.parse(rest); ok {
@@ -358,7 +373,7 @@ func (p PriorThinking) Keeps(model string) bool {
 			if fam.KeepsFrom != nil {
 				from = *fam.KeepsFrom
 			}
-			return !v.Less(from)
+			return priorVerdict{claude: true, parsed: true, family: fam, version: v, from: from, keeps: !v.Less(from)}
 		}
 	}
 }

@@ -10,39 +10,24 @@ import (
 // that never keeps, the family and version parsed and the version it keeps
 // from, or the id that names no Claude model.
 func (p PriorThinking) Why(model string) (bool, string) {
-	lm := strings.ToLower(model)
-	if !strings.Contains(lm, "claude") {
+	v := p.verdict(model)
+	switch {
+	case !v.claude:
 		return false, fmt.Sprintf("%s is no Claude id: only Claude models keep earlier turns' thinking", model)
+	case v.never:
+		return false, fmt.Sprintf("%s is of a generation that never keeps it (never_generations %s)", model, strings.Join(p.NeverGenerations, ", "))
+	case !v.parsed:
+		return true, fmt.Sprintf("%s is a Claude id whose family and version do not parse: unparsed Claude ids keep it", model)
 	}
-	for rest := lm; ; {
-		i := strings.Index(rest, "claude")
-		if i < 0 {
-			break
-		}
-		rest = rest[i+len("claude"):]
-		if p.neverGeneration(rest) {
-			return false, fmt.Sprintf("%s is of a generation that never keeps it (never_generations %s)", model, strings.Join(p.NeverGenerations, ", "))
-		}
+	whose := "default_keeps_from"
+	if v.family.KeepsFrom != nil {
+		whose = v.family.Name + " keeps_from"
 	}
-	for rest := lm; ; {
-		i := strings.Index(rest, "claude")
-		if i < 0 {
-			return true, fmt.Sprintf("%s is a Claude id whose family and version do not parse: unparsed Claude ids keep it", model)
-		}
-		rest = rest[i+len("claude"):]
-		if fam, v, ok := p.parse(rest); ok {
-			from, whose := p.DefaultKeepsFrom, "default_keeps_from"
-			if fam.KeepsFrom != nil {
-				from, whose = *fam.KeepsFrom, fam.Name+" keeps_from"
-			}
-			keeps := !v.Less(from)
-			verb := "keeps"
-			if !keeps {
-				verb = "does not keep"
-			}
-			return keeps, fmt.Sprintf("%s is %s %d.%d, and %s is %d.%d: it %s earlier turns' thinking", model, fam.Name, v.Major, v.Minor, whose, from.Major, from.Minor, verb)
-		}
+	verb := "keeps"
+	if !v.keeps {
+		verb = "does not keep"
 	}
+	return v.keeps, fmt.Sprintf("%s is %s %d.%d, and %s is %d.%d: it %s earlier turns' thinking", model, v.family.Name, v.version.Major, v.version.Minor, whose, v.from.Major, v.from.Minor, verb)
 }
 
 // Why is [AnthropicPolicy.Decide] with the reason for its prior-thinking
