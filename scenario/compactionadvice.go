@@ -68,7 +68,7 @@ type recordedOnly struct{ r *harness.Replay }
 var errNotRecorded = errors.New("recorded answers: no recorded answer for the request")
 
 func (t recordedOnly) RoundTrip(req *http.Request) (*http.Response, error) {
-	body, err := io.ReadAll(req.Body)
+	body, err := harness.RequestBody(req)
 	if err != nil {
 		return nil, err
 	}

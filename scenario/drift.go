@@ -12,6 +12,7 @@ import (
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/sim"
+	"github.com/replaycheck/replaycheck/suites/harness"
 	"github.com/tidwall/gjson"
 )
 
@@ -80,13 +81,9 @@ func (dr *drift) describe() string {
 // other request on to next (the cassette, or the recording).
 func (dr *drift) transport(next http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
-		var body []byte
-		if req.Body != nil {
-			var err error
-			if body, err = io.ReadAll(req.Body); err != nil {
-				return nil, err
-			}
-			req.Body.Close()
+		body, err := harness.RequestBody(req)
+		if err != nil {
+			return nil, err
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		if !dr.carried(body) {

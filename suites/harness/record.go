@@ -107,13 +107,9 @@ func matchCanonical(req *http.Request, rec cassette.Request) bool {
 
 // RoundTrip records one request.
 func (r *Recording) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
-	if req.Body != nil {
-		var err error
-		if body, err = io.ReadAll(req.Body); err != nil {
-			return nil, err
-		}
-		req.Body.Close()
+	body, err := RequestBody(req)
+	if err != nil {
+		return nil, err
 	}
 	c, _ := canonical(body)
 	req = req.Clone(context.WithValue(req.Context(), canonKey{}, c))

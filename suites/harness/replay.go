@@ -139,15 +139,21 @@ func (r *Replay) match(req *http.Request, rec cassette.Request) bool {
 	return bytes.Equal(got, r.canon[rec.Body])
 }
 
+// RequestBody reads and closes req's body; a request without one has an
+// empty body.
+func RequestBody(req *http.Request) ([]byte, error) {
+	if req.Body == nil {
+		return nil, nil
+	}
+	defer req.Body.Close()
+	return io.ReadAll(req.Body)
+}
+
 // RoundTrip answers a request from the cassette.
 func (r *Replay) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
-	if req.Body != nil {
-		var err error
-		if body, err = io.ReadAll(req.Body); err != nil {
-			return nil, err
-		}
-		req.Body.Close()
+	body, err := RequestBody(req)
+	if err != nil {
+		return nil, err
 	}
 	if err := req.Context().Err(); err != nil {
 		return nil, err
