@@ -141,20 +141,40 @@ targets:
 	}
 }
 
-// TestAliasKillsWhatTheTargetMisses: on the committed table, dropping
+// TestAliasKillsWhatTheTargetMisses: on the committed table, each edit
+// survives the exact target and is killed by one of its aliases: dropping
 // api.kimi.com from the kimi must-echo family, or groq.com from the strict
-// row, survives the exact targets and is killed by their aliases.
+// row; a must-echo provider id behind a proxy that renames the model; a
+// Fireworks proxy on an internal name (the local rule then sends reasoning,
+// which Fireworks refuses); a vLLM server or Ollama's cloud reached by a
+// provider id or host only the local-family row lists (the default then
+// sends only reasoning_content, and the server reads reasoning); and the
+// DashScope models preserve_thinking is documented for besides the
+// target's.
 func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 	src := readMatrix(t)
+	withAliases, withoutAliases := map[string]*mutate.Report{}, map[string]*mutate.Report{}
 	for _, tc := range []struct{ target, edit, cell string }{
 		{"kimi", "drop api.kimi.com from echo_families[kimi].hosts", "kimi~1/missing-echo"},
 		{"groq", "drop groq.com from carrier_routes[strict].hosts", "groq~1/"},
+		{"deepseek", "drop deepseek from echo_families[deepseek].providers", "deepseek~2/missing-echo"},
+		{"mimo", "drop xiaomi from echo_families[mimo].providers", "mimo~4/missing-echo"},
+		{"fireworks", "drop fireworks from carrier_routes[fireworks].providers", "fireworks~3/carriers: pass -> fail"},
+		{"vllm", "drop custom from carrier_routes[local-family].providers", "vllm~3/carriers: pass -> advisory"},
+		{"vllm", "drop reasoning from carrier_routes[local-family].carriers", "vllm~3/carriers: pass -> advisory"},
+		{"ollama-cloud", "drop ollama.com from carrier_routes[local-family].hosts", "ollama-cloud~1/carriers: pass -> advisory"},
+		{"ollama-cloud", "drop ollama-cloud from carrier_routes[local-family].providers", "ollama-cloud~2/carriers: pass -> advisory"},
+		{"dashscope", "drop qwen3.7 from flags[dashscope-preserve-thinking].models", "dashscope~8/flags"},
+		{"dashscope", "drop kimi-k2.6 from flags[dashscope-preserve-thinking].models", "dashscope~9/flags"},
 	} {
-		with := find(t, run(t, src, tc.target), tc.edit)
+		if withAliases[tc.target] == nil {
+			withAliases[tc.target], withoutAliases[tc.target] = run(t, src, tc.target), runWithoutAliases(t, src, tc.target)
+		}
+		with := find(t, withAliases[tc.target], tc.edit)
 		if with.Outcome != mutate.Killed || !strings.HasPrefix(with.Cell, tc.cell) {
 			t.Errorf("%s with the aliases: %s (%s), want killed at %s", tc.edit, with.Outcome, with.Cell, tc.cell)
 		}
-		without := find(t, runWithoutAliases(t, src, tc.target), tc.edit)
+		without := find(t, withoutAliases[tc.target], tc.edit)
 		if without.Outcome != mutate.Survived {
 			t.Errorf("%s without the aliases: %s (%s), want survived", tc.edit, without.Outcome, without.Why)
 		}
