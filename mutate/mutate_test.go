@@ -146,9 +146,10 @@ targets:
 // api.kimi.com from the kimi must-echo family, or groq.com from the strict
 // row; a must-echo provider id behind a proxy that renames the model; a
 // Fireworks proxy on an internal name (the local rule then sends reasoning,
-// which Fireworks refuses); a vLLM server or Ollama's cloud reached by a
-// provider id or host only the local-family row lists (the default then
-// sends only reasoning_content, and the server reads reasoning); and the
+// which Fireworks refuses); a vLLM server, Ollama's cloud API or Upstage
+// reached by a provider id or host only the local-family row lists (the
+// default then sends only reasoning_content, and the server reads
+// reasoning; Upstage's profile assumes it does); and the
 // DashScope models preserve_thinking is documented for besides the
 // target's.
 func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
@@ -164,6 +165,8 @@ func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 		{"vllm", "drop reasoning from carrier_routes[local-family].carriers", "vllm~3/carriers: pass -> advisory"},
 		{"ollama-cloud", "drop ollama.com from carrier_routes[local-family].hosts", "ollama-cloud~1/carriers: pass -> advisory"},
 		{"ollama-cloud", "drop ollama-cloud from carrier_routes[local-family].providers", "ollama-cloud~2/carriers: pass -> advisory"},
+		{"upstage", "drop upstage.ai from carrier_routes[local-family].hosts", "upstage~1/carriers: pass -> advisory"},
+		{"upstage", "drop upstage from carrier_routes[local-family].providers", "upstage~2/carriers: pass -> advisory"},
 		{"dashscope", "drop qwen3.7 from flags[dashscope-preserve-thinking].models", "dashscope~8/flags"},
 		{"dashscope", "drop kimi-k2.6 from flags[dashscope-preserve-thinking].models", "dashscope~9/flags"},
 	} {

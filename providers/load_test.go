@@ -18,7 +18,7 @@ var committed = []string{
 	"deepseek-responses", "fireworks", "foundry-anthropic", "gemini", "gemini-openai", "glm", "groq", "hunyuan",
 	"kilo", "kimi", "kimi-anthropic", "llama-cpp", "lmstudio", "mimo", "minimax", "minimax-anthropic",
 	"mistral", "nous-portal", "novita", "ollama", "openai", "openai-responses", "openrouter",
-	"openrouter-responses", "sambanova", "tencent-tokenhub", "vercel-ai-gateway", "vertex-anthropic", "vllm",
+	"openrouter-responses", "sambanova", "tencent-tokenhub", "upstage", "vercel-ai-gateway", "vertex-anthropic", "vllm",
 }
 
 func TestEmbeddedProfilesLoadAndValidate(t *testing.T) {
