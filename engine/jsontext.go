@@ -10,10 +10,10 @@ import "github.com/replaycheck/replaycheck/engine/internal/jsonscan"
 // parser uses, for readers outside the engine (the engine protocol).
 func JSONValueEnd(b []byte, i int) int { return jsonscan.Value(b, i) }
 
-// IsCompactJSON reports whether a valid JSON text has no insignificant
-// whitespace, so that compacting it (as encoding/json does to a
-// json.RawMessage it writes) would change nothing.
-func IsCompactJSON(b []byte) bool { return jsonscan.IsCompact(b) }
+// IsCompactJSON reports whether b is one JSON value, as JSONValueEnd
+// accepts it, with no insignificant whitespace: what encoding/json writes
+// a json.RawMessage as, byte for byte (it compacts it). One pass.
+func IsCompactJSON(b []byte) bool { return jsonscan.CompactValue(b) }
 
 // ParseSessionPrefix reads the session document that starts at b[0] (an
 // object or a bare array, no whitespace before it) in one pass and

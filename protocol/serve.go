@@ -313,5 +313,5 @@ func encodeResult(res any) ([][]byte, error) {
 // insignificant whitespace: what encoding/json writes a json.RawMessage
 // as, byte for byte.
 func isCompactValue(raw []byte) bool {
-	return len(raw) > 0 && engine.JSONValueEnd(raw, 0) == len(raw) && engine.IsCompactJSON(raw)
+	return engine.IsCompactJSON(raw)
 }
