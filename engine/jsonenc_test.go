@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
 )
 
 // TestAppendQuoted checks the escapes AppendQuoted writes, around and
@@ -46,6 +49,27 @@ func FuzzAppendQuoted(f *testing.F) {
 		std, _ := json.Marshal(s)
 		if err := json.Unmarshal(std, &want); err != nil || got != want {
 			t.Fatalf("AppendQuoted(%q) decodes to %q; encoding/json's decodes to %q", s, got, want)
+		}
+	})
+}
+
+// FuzzAppendQuotedFast checks AppendQuoted's fast path byte for byte
+// against the rune-decoding one, and the checks that choose it against
+// the standard library's.
+func FuzzAppendQuotedFast(f *testing.F) {
+	for _, s := range []string{"naïve café — 検証 ✓ \"q\"\n\n" + strings.Repeat("ab", 9), "\xe2\x80\xa8", "\xe2\x80", "é\xe2\x80\xa9", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x00\x7f\b\f/", "12345678é12345678\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := jsonscan.ValidUTF8(s), utf8.ValidString(s); got != want {
+			t.Fatalf("ValidUTF8(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := hasLineSeparator(s), strings.ContainsAny(s, "\u2028\u2029"); got != want {
+			t.Fatalf("hasLineSeparator(%q) = %v, want %v", s, got, want)
+		}
+		want := string(appendQuotedAny([]byte("p"), s))
+		if got := string(AppendQuoted([]byte("p"), s)); got != want {
+			t.Fatalf("AppendQuoted(%q) = %s, want %s", s, got, want)
 		}
 	})
 }

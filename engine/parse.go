@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/replaycheck/replaycheck/engine/internal/jsonscan"
 )
@@ -76,7 +75,7 @@ func (s *scanner) str() (string, error) {
 	}
 	body = body[:n]
 	s.i += n + 2
-	if !utf8.Valid(body) {
+	if !jsonscan.ValidUTF8(body) {
 		return "", errSlow
 	}
 	if !escaped {
@@ -102,7 +101,7 @@ func (s *scanner) key() (string, error) {
 		return "", errSlow
 	}
 	n, escaped := jsonscan.StringEnd(s.b[s.i+1:])
-	if n < 0 || escaped || !utf8.Valid(s.b[s.i+1:s.i+1+n]) {
+	if n < 0 || escaped || !jsonscan.ValidUTF8(s.b[s.i+1:s.i+1+n]) {
 		return "", errSlow
 	}
 	k := string(s.b[s.i+1 : s.i+1+n])
@@ -160,36 +159,39 @@ func (s *scanner) array(elem func() error) error {
 	}
 }
 
-// unescape decodes a string body with escapes other than \u.
+// unescape decodes a string body with escapes other than \u. It writes
+// the string once, into a builder whose bytes become the string (a long
+// reasoning string is not copied a second time).
 func unescape(body []byte) (string, error) {
-	out := make([]byte, 0, len(body))
+	var out strings.Builder
+	out.Grow(len(body))
 	for i := 0; i < len(body); {
 		j := bytes.IndexByte(body[i:], '\\')
 		if j < 0 {
-			out = append(out, body[i:]...)
+			out.Write(body[i:])
 			break
 		}
 		j += i
-		out = append(out, body[i:j]...)
+		out.Write(body[i:j])
 		switch c := body[j+1]; c {
 		case '"', '\\', '/':
-			out = append(out, c)
+			out.WriteByte(c)
 		case 'b':
-			out = append(out, '\b')
+			out.WriteByte('\b')
 		case 'f':
-			out = append(out, '\f')
+			out.WriteByte('\f')
 		case 'n':
-			out = append(out, '\n')
+			out.WriteByte('\n')
 		case 'r':
-			out = append(out, '\r')
+			out.WriteByte('\r')
 		case 't':
-			out = append(out, '\t')
+			out.WriteByte('\t')
 		default:
 			return "", errSlow
 		}
 		i = j + 2
 	}
-	return string(out), nil
+	return out.String(), nil
 }
 
 // seen records the keys of one object, to give up on a key given twice.

@@ -119,26 +119,43 @@ func ParseSession(b []byte) (*Session, error) {
 		return nil, fmt.Errorf("session: empty document")
 	}
 	s, err := parseSessionFast(b)
-	switch {
-	case err != nil:
+	if err != nil {
+		// encoding/json has checked the roles already.
 		if s, err = unmarshalSession(b); err != nil {
 			return nil, err
 		}
-	default:
-		for i := range s.Messages {
-			if s.Messages[i].Role == "" {
-				return nil, missingRole(i)
-			}
+		if err := checkRejected(s); err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	if err := checkParsed(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkParsed checks what the one-pass parser leaves to its caller: every
+// message has a role, and the recorded rejections name carriers.
+func checkParsed(s *Session) error {
+	for i := range s.Messages {
+		if s.Messages[i].Role == "" {
+			return missingRole(i)
 		}
 	}
+	return checkRejected(s)
+}
+
+// checkRejected checks that the recorded rejections name carriers.
+func checkRejected(s *Session) error {
 	for _, r := range s.Config.RejectedCarriers {
 		for _, c := range r.Carriers {
 			if _, err := ParseCarrier(string(c)); err != nil {
-				return nil, fmt.Errorf("session: model_config.rejected_carriers: %w", err)
+				return fmt.Errorf("session: model_config.rejected_carriers: %w", err)
 			}
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // jsonErr adds the byte offset to a JSON syntax or type error.

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,24 +30,17 @@ type Server struct {
 // read gets an error reply naming the JSON path; only a failure to read
 // in or write out ends it with an error.
 func (srv *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	r := bufio.NewReaderSize(in, 1<<20)
+	r := lineReader{r: in}
 	w := bufio.NewWriter(out)
 	for {
-		line, err := readLine(r, MaxRequestLine)
+		line, err := r.next(MaxRequestLine)
 		if errors.Is(err, errLineTooLong) {
 			return fmt.Errorf("connector: a request line longer than %d MiB", MaxRequestLine>>20)
 		}
-		if len(strings.TrimSpace(string(line))) > 0 {
-			reply, bye := srv.answer(ctx, line)
-			b, encErr := encodeReply(reply)
-			if encErr != nil {
-				return fmt.Errorf("connector: encode reply %d: %w", reply.ID, encErr)
-			}
-			if _, err := w.Write(b); err != nil {
-				return fmt.Errorf("connector: %w", err)
-			}
-			if err := w.Flush(); err != nil {
-				return fmt.Errorf("connector: %w", err)
+		if len(bytes.TrimSpace(line)) > 0 {
+			reply, result, bye := srv.answer(ctx, line)
+			if err := writeReply(w, reply, result); err != nil {
+				return err
 			}
 			if bye {
 				return nil
@@ -103,46 +97,76 @@ func (r *Request) has(name string) bool {
 	return false
 }
 
-// answer answers one request line; bye reports the end of the session.
-func (srv *Server) answer(ctx context.Context, line []byte) (rep Reply, bye bool) {
+// answer answers one request line: the reply, with the step's result in
+// pieces (see encodeResult) when it has one, the reply's Result being
+// left empty; bye reports the end of the session.
+func (srv *Server) answer(ctx context.Context, line []byte) (rep Reply, result [][]byte, bye bool) {
 	var req Request
-	if err := decodeStrict(line, &req, "request"); err != nil {
+	sess, err := decodeRequest(line, &req)
+	if err != nil {
 		var id struct {
 			ID int64 `json:"id"`
 		}
 		_ = json.Unmarshal(line, &id)
-		return errorReply(id.ID, err), false
+		return errorReply(id.ID, err), nil, false
 	}
 	fields, known := needs[req.Cmd]
 	if !known {
-		return errorReply(req.ID, fmt.Errorf("request.cmd: unknown command %q (want one of %s)", req.Cmd, strings.Join(Commands, ", "))), false
+		return errorReply(req.ID, fmt.Errorf("request.cmd: unknown command %q (want one of %s)", req.Cmd, strings.Join(Commands, ", "))), nil, false
 	}
 	for _, f := range fields {
 		if !req.has(f) {
-			return errorReply(req.ID, fmt.Errorf("request.%s: missing (the %s command needs it)", f, req.Cmd)), false
+			return errorReply(req.ID, fmt.Errorf("request.%s: missing (the %s command needs it)", f, req.Cmd)), nil, false
 		}
 	}
-	result, err := srv.dispatch(ctx, &req)
+	res, err := srv.dispatch(ctx, &req, sess)
 	var unsupported *scenario.UnsupportedError
 	switch {
 	case errors.As(err, &unsupported):
-		return Reply{ID: req.ID, Unsupported: &Unsupported{Reason: unsupported.Reason}}, false
+		return Reply{ID: req.ID, Unsupported: &Unsupported{Reason: unsupported.Reason}}, nil, false
 	case err != nil:
-		return errorReply(req.ID, err), false
+		return errorReply(req.ID, err), nil, false
 	}
-	raw, err := encodeLine(result)
+	result, err = encodeResult(res)
 	if err != nil {
-		return errorReply(req.ID, err), false
+		return errorReply(req.ID, err), nil, false
 	}
-	return Reply{ID: req.ID, Result: json.RawMessage(strings.TrimSuffix(string(raw), "\n"))}, req.Cmd == CmdBye
+	return Reply{ID: req.ID}, result, req.Cmd == CmdBye
+}
+
+// decodeRequest reads a request line strictly. A session object in it is
+// parsed where it lies, in the same pass, and returned: dispatch takes it
+// instead of reading the session's bytes a second time. A session the
+// one-pass parser leaves (nil) is read by dispatch, as before.
+func decodeRequest(line []byte, req *Request) (*engine.Session, error) {
+	var sess *engine.Session
+	err := decodeStrictWith(line, req, "request", func(key string, i int) (int, bool) {
+		if key != "session" || line[i] != '{' {
+			return 0, false
+		}
+		s, n, ok := engine.ParseSessionPrefix(line[i:])
+		if !ok {
+			return 0, false
+		}
+		sess = s
+		return i + n, true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if req.Session == nil {
+		sess = nil
+	}
+	return sess, nil
 }
 
 func errorReply(id int64, err error) Reply {
 	return Reply{ID: id, Error: &StepFailure{Message: err.Error()}}
 }
 
-// dispatch runs one step with the implementation.
-func (srv *Server) dispatch(ctx context.Context, req *Request) (any, error) {
+// dispatch runs one step with the implementation; parsed, when not nil,
+// is the request's session, already read.
+func (srv *Server) dispatch(ctx context.Context, req *Request, parsed *engine.Session) (any, error) {
 	switch req.Cmd {
 	case CmdHello:
 		if req.Protocol != Version {
@@ -166,8 +190,13 @@ func (srv *Server) dispatch(ctx context.Context, req *Request) (any, error) {
 			return nil, err
 		}
 	}
-	var s *engine.Session
-	if req.Session != nil {
+	s := parsed
+	switch {
+	case s != nil:
+		if err := checkConfig(s.Config, "request.session.model_config"); err != nil {
+			return nil, err
+		}
+	case req.Session != nil:
 		var err error
 		if s, err = decodeSession(req.Session, "request.session"); err != nil {
 			return nil, err
@@ -235,16 +264,54 @@ func (srv *Server) dispatch(ctx context.Context, req *Request) (any, error) {
 	return SessionResult{Session: raw}, err
 }
 
-// encodeReply writes a reply as one line, as encodeLine would. A result
-// is already one line of compact JSON (answer made it with encodeLine),
-// so it is spliced in as it is: encoding the reply would only compact it
-// again, and a long session's body is tens of MB.
-func encodeReply(rep Reply) ([]byte, error) {
-	if len(rep.Result) == 0 || rep.Unsupported != nil || rep.Error != nil {
-		return encodeLine(rep)
+// writeReply writes a reply line and flushes it: the step's result, in
+// pieces, when there is one, else the reply as encodeLine writes it.
+func writeReply(w *bufio.Writer, rep Reply, result [][]byte) error {
+	if result == nil {
+		b, err := encodeLine(rep)
+		if err != nil {
+			return fmt.Errorf("connector: encode reply %d: %w", rep.ID, err)
+		}
+		_, _ = w.Write(b)
+	} else {
+		_, _ = w.Write(strconv.AppendInt([]byte(`{"id":`), rep.ID, 10))
+		_, _ = w.WriteString(`,"result":`)
+		for _, p := range result {
+			_, _ = w.Write(p)
+		}
+		_, _ = w.WriteString("}\n")
 	}
-	b := make([]byte, 0, len(rep.Result)+32)
-	b = strconv.AppendInt(append(b, `{"id":`...), rep.ID, 10)
-	b = append(append(b, `,"result":`...), rep.Result...)
-	return append(b, "}\n"...), nil
+	// A bufio.Writer keeps its first error and Flush returns it.
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("connector: %w", err)
+	}
+	return nil
+}
+
+// encodeResult writes a step's result as the pieces of one line of
+// compact JSON: the bytes encodeLine writes for it, newline left out. A
+// body or session that is already compact JSON (a shaped body always is,
+// on the reference engine; a session in its storage form too) is one
+// piece as it is: encodeLine would only check, compact and copy it again,
+// and a long session's body is tens of MB.
+func encodeResult(res any) ([][]byte, error) {
+	switch r := res.(type) {
+	case BodyResult:
+		if isCompactValue(r.Body) {
+			return [][]byte{[]byte(`{"body":`), r.Body, []byte("}")}, nil
+		}
+	case SessionResult:
+		if isCompactValue(r.Session) {
+			return [][]byte{[]byte(`{"session":`), r.Session, []byte("}")}, nil
+		}
+	}
+	raw, err := encodeLine(res)
+	return [][]byte{bytes.TrimSuffix(raw, []byte("\n"))}, err
+}
+
+// isCompactValue reports whether raw is one valid JSON value with no
+// insignificant whitespace: what encoding/json writes a json.RawMessage
+// as, byte for byte.
+func isCompactValue(raw []byte) bool {
+	return engine.IsCompactJSON(raw)
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -67,25 +68,62 @@ func TestServe(t *testing.T) {
 	}
 }
 
-// TestEncodeReply: a reply line with a result is the bytes encodeLine
-// writes for it; the others go through encodeLine itself.
-func TestEncodeReply(t *testing.T) {
-	for _, rep := range []Reply{
-		{ID: 7, Result: json.RawMessage(`{"body":{"model":"m","messages":[{"role":"user","content":"<&>\u2028"}]}}`)},
-		{ID: -1, Result: json.RawMessage(`{}`)},
-		{ID: 3, Error: &StepFailure{Message: "no"}},
-		{ID: 4, Unsupported: &Unsupported{Reason: "n/a"}},
+// TestWriteReply: a reply line is the bytes encodeLine writes for the
+// reply, whether its result is spliced in as it is (compact JSON) or
+// encoded (a body with whitespace, a body that is no JSON, other
+// results).
+func TestWriteReply(t *testing.T) {
+	body := `{"model":"m","messages":[{"role":"user","content":"<&>\u2028 \" } "}]}`
+	for _, tc := range []struct {
+		id     int64
+		result any
+		pieces int
+	}{
+		{7, BodyResult{Body: json.RawMessage(body)}, 3},
+		{8, BodyResult{Body: json.RawMessage(`{ "model" : "m",` + "\n" + `"messages":[ ] }`)}, 1},
+		{9, SessionResult{Session: json.RawMessage(`{"messages":[]}`)}, 3},
+		{10, SessionResult{Session: json.RawMessage(`{"messages":[] }`)}, 1},
+		{11, EstimateResult{Tokens: 3}, 1},
+		{-1, Empty{}, 1},
 	} {
-		got, err := encodeReply(rep)
+		result, err := encodeResult(tc.result)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := encodeLine(rep)
+		if len(result) != tc.pieces {
+			t.Errorf("reply %d: %d pieces, want %d", tc.id, len(result), tc.pieces)
+		}
+		raw, err := encodeLine(tc.result)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != string(want) {
-			t.Errorf("reply %d:\n%s\nwant\n%s", rep.ID, got, want)
-		}
+		checkReplyLine(t, Reply{ID: tc.id, Result: bytes.TrimSuffix(raw, []byte("\n"))}, result)
+	}
+	for _, rep := range []Reply{{ID: 3, Error: &StepFailure{Message: "no"}}, {ID: 4, Unsupported: &Unsupported{Reason: "n/a"}}} {
+		checkReplyLine(t, rep, nil)
+	}
+	if _, err := encodeResult(BodyResult{Body: json.RawMessage(`{"model":`)}); err == nil {
+		t.Error("a body that is no JSON was written")
+	}
+}
+
+// checkReplyLine checks that writeReply writes rep, with result, as
+// encodeLine writes rep.
+func checkReplyLine(t *testing.T, rep Reply, result [][]byte) {
+	t.Helper()
+	var out bytes.Buffer
+	w := bufio.NewWriter(&out)
+	want, err := encodeLine(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if result != nil {
+		rep.Result = nil
+	}
+	if err := writeReply(w, rep, result); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != string(want) {
+		t.Errorf("reply %d:\n%s\nwant\n%s", rep.ID, out.String(), want)
 	}
 }

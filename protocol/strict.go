@@ -17,12 +17,31 @@ import (
 // a key given twice, a required field (one whose tag has no omitempty)
 // that is missing or null, and anything after the document. Errors start
 // with the JSON path in play (path is the document's own name, "" for the
-// root).
+// root). Raw values may share data's bytes: data is not to be reused.
 func decodeStrict(data []byte, v any, path string) error {
+	return decodeStrictWith(data, v, path, nil)
+}
+
+// decodeStrictWith is decodeStrict with raw, when not nil, reading the raw
+// values of top-level members as decodeFast has it. The one-pass decoder
+// reads what it can; anything else, every error included, is read again
+// from the start the slow way (a syntax pass, then one value at a time).
+func decodeStrictWith(data []byte, v any, path string, raw func(key string, i int) (int, bool)) error {
+	rv := reflect.ValueOf(v).Elem()
+	if decodeFast(data, rv, raw) {
+		return nil
+	}
+	rv.SetZero()
+	return decodeSlow(data, rv, path)
+}
+
+// decodeSlow is the reading that words every error: a syntax pass over
+// the whole document, then a decoding of one value at a time.
+func decodeSlow(data []byte, rv reflect.Value, path string) error {
 	if err := checkSyntax(data); err != nil {
 		return err
 	}
-	return decodeValue(bytes.TrimSpace(data), reflect.ValueOf(v).Elem(), path)
+	return decodeValue(bytes.TrimSpace(data), rv, path)
 }
 
 // checkSyntax reports a syntax error with its byte offset, and trailing

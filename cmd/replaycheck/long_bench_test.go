@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,11 +50,10 @@ func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); retur
 // BenchmarkConnectorRoundTripLong is the protocol budget: one shape
 // request carrying the 67 MB session, written to `replaycheck connector`
 // through a pipe, and its reply read back. Compare with
-// BenchmarkPipeCopyLong, the same bytes copied through a pipe.
+// BenchmarkPipeRoundTripLong, the same request and a reply as long
+// carried by the same two pipes with no work in between, and with
+// BenchmarkPipeCopyLong, the session copied one way.
 func BenchmarkConnectorRoundTripLong(b *testing.B) {
-	// One protocol line: the generator's newlines are whitespace between
-	// messages (strings escape theirs).
-	sess := bytes.ReplaceAll(bytes.TrimSpace(longsession.Budget()), []byte("\n"), nil)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		b.Fatal(err)
@@ -72,30 +72,14 @@ func BenchmarkConnectorRoundTripLong(b *testing.B) {
 		}
 		done <- code
 	}()
-	replies := bufio.NewReaderSize(outR, 1<<20)
-	call := func(req []byte) []byte {
-		wrote := make(chan error, 1)
-		go func() {
-			_, err := inW.Write(req)
-			wrote <- err
-		}()
-		line, err := replies.ReadBytes('\n')
-		if err != nil {
-			b.Fatalf("reply: %v", err)
-		}
-		if err := <-wrote; err != nil {
-			b.Fatal(err)
-		}
-		return line
-	}
-	const route = `"route":{"api_mode":"chat","provider":"openrouter","base_url":"https://openrouter.ai/api/v1","model":"anthropic/claude-sonnet-4.5"}`
+	call := pipeCaller(b, inW, outR)
 	var decided struct {
 		Result json.RawMessage `json:"result"`
 	}
-	if err := json.Unmarshal(call([]byte(`{"id":1,"cmd":"decide",`+route+"}\n")), &decided); err != nil || decided.Result == nil {
+	if err := json.Unmarshal(call([]byte(`{"id":1,"cmd":"decide",`+longRouteJSON+"}\n")), &decided); err != nil || decided.Result == nil {
 		b.Fatalf("decide: %v", err)
 	}
-	req := fmt.Appendf(nil, `{"id":2,"cmd":"shape",%s,"decision":%s,"options":{"tools":[]},"session":%s}`+"\n", route, decided.Result, sess)
+	req := longShapeRequest(decided.Result)
 	b.SetBytes(int64(len(req)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -109,6 +93,86 @@ func BenchmarkConnectorRoundTripLong(b *testing.B) {
 	inW.Close()
 	if code := <-done; code != 0 {
 		b.Fatalf("connector exited %d", code)
+	}
+}
+
+// BenchmarkPipeRoundTripLong is BenchmarkConnectorRoundTripLong's floor:
+// the same shape request written through the same pipe, read whole as a
+// line and written back as its reply, and read back by the same caller.
+// A round trip cannot do less: it carries the request in and a reply
+// about as long out, one after the other.
+func BenchmarkPipeRoundTripLong(b *testing.B) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	go func() {
+		defer outW.Close()
+		r := bufio.NewReaderSize(inR, 1<<20)
+		var line []byte
+		for {
+			chunk, err := r.ReadSlice('\n')
+			line = append(line, chunk...)
+			if errors.Is(err, bufio.ErrBufferFull) {
+				continue
+			}
+			if err != nil {
+				return
+			}
+			if _, err := outW.Write(line); err != nil {
+				return
+			}
+			line = line[:0]
+		}
+	}()
+	call := pipeCaller(b, inW, outR)
+	req := longShapeRequest(json.RawMessage(`{"carriers":["reasoning_content","reasoning","reasoning_details"],"pad":false}`))
+	call(req) // the echo's line buffer grows once
+	b.SetBytes(int64(len(req)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if reply := call(req); len(reply) != len(req) {
+			b.Fatalf("echoed %d bytes of %d", len(reply), len(req))
+		}
+	}
+	b.StopTimer()
+	inW.Close()
+}
+
+// longRouteJSON is longRoute on the wire.
+const longRouteJSON = `"route":{"api_mode":"chat","provider":"openrouter","base_url":"https://openrouter.ai/api/v1","model":"anthropic/claude-sonnet-4.5"}`
+
+// longShapeRequest is one shape request line carrying the 67 MB session
+// with decision.
+func longShapeRequest(decision json.RawMessage) []byte {
+	// One protocol line: the generator's newlines are whitespace between
+	// messages (strings escape theirs).
+	sess := bytes.ReplaceAll(bytes.TrimSpace(longsession.Budget()), []byte("\n"), nil)
+	return fmt.Appendf(nil, `{"id":2,"cmd":"shape",%s,"decision":%s,"options":{"tools":[]},"session":%s}`+"\n", longRouteJSON, decision, sess)
+}
+
+// pipeCaller returns a function that writes a request line to in and
+// reads one reply line from out, as a harness does.
+func pipeCaller(b *testing.B, in io.Writer, out io.Reader) func(req []byte) []byte {
+	replies := bufio.NewReaderSize(out, 1<<20)
+	return func(req []byte) []byte {
+		wrote := make(chan error, 1)
+		go func() {
+			_, err := in.Write(req)
+			wrote <- err
+		}()
+		line, err := replies.ReadBytes('\n')
+		if err != nil {
+			b.Fatalf("reply: %v", err)
+		}
+		if err := <-wrote; err != nil {
+			b.Fatal(err)
+		}
+		return line
 	}
 }
 

@@ -45,3 +45,25 @@ func FuzzIsCompact(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCompactValue checks CompactValue against encoding/json: true just
+// for one valid JSON value that compacting leaves as it is (false too for
+// one nested deeper than Value follows, which Value refuses as well).
+func FuzzCompactValue(f *testing.F) {
+	for _, s := range []string{`{"a":"b c"}`, `{"a": "b"}`, `[1,2]`, `[1 ,2]`, "{\"a\":\n1}", `"\u00e9 \" "`, `{"a":[{},[],-0.5e+3,true,null]}`, `{"a":1}x`, `{"a":1,}`, ` 1`, `1 `, ``} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := false
+		if json.Valid(b) {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, b); err != nil {
+				t.Fatal(err)
+			}
+			want = bytes.Equal(buf.Bytes(), b)
+		}
+		if got := CompactValue(b); got != want && (got || Value(b, 0) >= 0) {
+			t.Fatalf("CompactValue(%q) = %v, want %v", b, got, want)
+		}
+	})
+}

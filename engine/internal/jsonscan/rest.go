@@ -31,7 +31,7 @@ func ObjectRest[T string | []byte](s T, reads []string) bool {
 		if i = skipSpace(s, i+n+2); i >= len(s) || s[i] != ':' {
 			return false
 		}
-		if i = value(s, skipSpace(s, i+1), 0); i < 0 {
+		if i = value(s, skipSpace(s, i+1), 0, false); i < 0 {
 			return false
 		}
 		i = skipSpace(s, i)
@@ -40,8 +40,9 @@ func ObjectRest[T string | []byte](s T, reads []string) bool {
 }
 
 // value returns the index just after the JSON value starting at s[i], or
-// -1 if there is none.
-func value[T string | []byte](s T, i, depth int) int {
+// -1 if there is none. With compact set, whitespace between its tokens
+// counts as no JSON.
+func value[T string | []byte](s T, i, depth int, compact bool) int {
 	if i >= len(s) {
 		return -1
 	}
@@ -56,7 +57,7 @@ func value[T string | []byte](s T, i, depth int) int {
 		if depth >= maxDepth {
 			return -1
 		}
-		return container(s, i, depth+1)
+		return container(s, i, depth+1, compact)
 	case c == '-' || c >= '0' && c <= '9':
 		return number(s, i)
 	}
@@ -70,12 +71,12 @@ func value[T string | []byte](s T, i, depth int) int {
 
 // container returns the index just after the object or array opening at
 // s[i], or -1.
-func container[T string | []byte](s T, i, depth int) int {
+func container[T string | []byte](s T, i, depth int, compact bool) int {
 	closer, object := byte(']'), s[i] == '{'
 	if object {
 		closer = '}'
 	}
-	i = skipSpace(s, i+1)
+	i = gap(s, i+1, compact)
 	if i < len(s) && s[i] == closer {
 		return i + 1
 	}
@@ -88,26 +89,34 @@ func container[T string | []byte](s T, i, depth int) int {
 			if n < 0 {
 				return -1
 			}
-			if i = skipSpace(s, i+n+2); i >= len(s) || s[i] != ':' {
+			if i = gap(s, i+n+2, compact); i >= len(s) || s[i] != ':' {
 				return -1
 			}
-			i = skipSpace(s, i+1)
+			i = gap(s, i+1, compact)
 		}
-		if i = value(s, i, depth); i < 0 {
+		if i = value(s, i, depth, compact); i < 0 {
 			return -1
 		}
-		if i = skipSpace(s, i); i >= len(s) {
+		if i = gap(s, i, compact); i >= len(s) {
 			return -1
 		}
 		switch s[i] {
 		case closer:
 			return i + 1
 		case ',':
-			i = skipSpace(s, i+1)
+			i = gap(s, i+1, compact)
 		default:
 			return -1
 		}
 	}
+}
+
+// gap skips the whitespace at s[i] unless compact forbids it.
+func gap[T string | []byte](s T, i int, compact bool) int {
+	if compact {
+		return i
+	}
+	return skipSpace(s, i)
 }
 
 // number returns the index just after the JSON number starting at s[i]

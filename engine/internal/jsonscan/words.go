@@ -22,10 +22,7 @@ func PlainWords[T string | []byte](s T, ascii bool) int {
 	}
 	i := 0
 	for ; len(s)-i >= 8; i += 8 {
-		t := s[i : i+8] // one bounds check, one 8-byte load
-		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-		if special(w)|w&mask != 0 {
+		if w := word(s[i:]); special(w)|w&mask != 0 {
 			break
 		}
 	}
@@ -39,4 +36,12 @@ func special(w uint64) uint64 {
 	q := w ^ (ones * '"')
 	b := w ^ (ones * '\\')
 	return ((q - ones) &^ q & high) | ((b - ones) &^ b & high) | ((w - ones*0x20) &^ w & high)
+}
+
+// word loads the first 8 bytes of t, little-endian (one bounds check, one
+// 8-byte load).
+func word[T string | []byte](t T) uint64 {
+	t = t[:8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
