@@ -59,7 +59,7 @@ func (s *Store) Create(ctx context.Context, sess *engine.Session) error {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO sessions (id, config) VALUES (?, ?)", id, cfg); err != nil {
 			return err
 		}
-		return insertMessages(ctx, tx, id, 0, sess.Messages, bodies)
+		return insertMessages(ctx, tx, id, 0, sess.Messages, fromSlice(bodies))
 	})
 	if err != nil {
 		return fmt.Errorf("store: session %q: create: %w", id, err)
@@ -86,7 +86,7 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...engine.Message) e
 		if err != nil {
 			return err
 		}
-		return insertMessages(ctx, tx, id, n, msgs, bodies)
+		return insertMessages(ctx, tx, id, n, msgs, fromSlice(bodies))
 	})
 	if err != nil {
 		return wrapErr(id, "append", err)
@@ -156,10 +156,8 @@ func (s *Store) Save(ctx context.Context, sess *engine.Session) error {
 			return nil
 		}
 	}
-	bodies, err := encodeMessages(id, 0, sess.Messages)
-	if err != nil {
-		return err
-	}
+	enc := startEncoding(id, 0, sess.Messages)
+	defer enc.stop()
 	var version int64
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx,
@@ -171,16 +169,20 @@ func (s *Store) Save(ctx context.Context, sess *engine.Session) error {
 		if err != nil {
 			return err
 		}
-		if len(stored) > len(bodies) {
-			return fmt.Errorf("%w: %d messages stored, session has %d", ErrDiverged, len(stored), len(bodies))
+		if len(stored) > len(sess.Messages) {
+			return fmt.Errorf("%w: %d messages stored, session has %d", ErrDiverged, len(stored), len(sess.Messages))
 		}
 		for i, b := range stored {
-			if !bytes.Equal(b, bodies[i]) {
+			body, err := enc.body(i)
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(b, body) {
 				return fmt.Errorf("message %d: %w: it differs from the stored message", i, ErrDiverged)
 			}
 		}
 		n := len(stored)
-		if err := insertMessages(ctx, tx, id, n, sess.Messages[n:], bodies[n:]); err != nil {
+		if err := insertMessages(ctx, tx, id, n, sess.Messages[n:], enc.from(n)); err != nil {
 			return err
 		}
 		version, err = dataVersion(ctx, tx)
@@ -201,12 +203,10 @@ func (s *Store) Save(ctx context.Context, sess *engine.Session) error {
 func (s *Store) saveTail(ctx context.Context, sess *engine.Session, st knownState, fps []uint64, cfg []byte) (bool, error) {
 	id, n := sess.ID, len(st.fps)
 	tail := sess.Messages[n:]
-	bodies, err := encodeMessages(id, n, tail)
-	if err != nil {
-		return false, err
-	}
+	enc := startEncoding(id, n, tail)
+	defer enc.stop()
 	done := false
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		v, err := dataVersion(ctx, tx)
 		if err != nil || v != st.version {
 			return err
@@ -219,7 +219,7 @@ func (s *Store) saveTail(ctx context.Context, sess *engine.Session, st knownStat
 				return err
 			}
 		}
-		if err := insertMessages(ctx, tx, id, n, tail, bodies); err != nil {
+		if err := insertMessages(ctx, tx, id, n, tail, enc.from(0)); err != nil {
 			return err
 		}
 		done = true
@@ -251,14 +251,9 @@ func (s *Store) Load(ctx context.Context, id string) (*engine.Session, error) {
 		if err := json.Unmarshal(cfg, &sess.Config); err != nil {
 			return fmt.Errorf("model config: %w", err)
 		}
-		bodies, err := storedBodies(ctx, tx, id)
-		if err != nil {
+		if sess.Messages, fps, err = s.readMessages(ctx, tx, id); err != nil {
 			return err
 		}
-		if sess.Messages, err = decodeMessages(bodies); err != nil {
-			return err
-		}
-		fps = s.known.fingerprints(sess.Messages)
 		version, err = dataVersion(ctx, tx)
 		return err
 	})
@@ -336,30 +331,6 @@ func encodeMessages(id string, first int, msgs []engine.Message) ([][]byte, erro
 	return out, nil
 }
 
-// decodeMessages parses stored bodies on all processors. A body that does
-// not decode, or has no role, is an error naming its index: the lowest
-// such index.
-func decodeMessages(bodies [][]byte) ([]engine.Message, error) {
-	msgs := make([]engine.Message, len(bodies))
-	err := forEach(len(bodies), func(lo, hi int) (int, error) {
-		for i := lo; i < hi; i++ {
-			m, err := engine.ParseMessage(bodies[i])
-			if err == nil && m.Role == "" {
-				err = errors.New("missing role")
-			}
-			if err != nil {
-				return i, fmt.Errorf("message %d: %w", i, err)
-			}
-			msgs[i] = m
-		}
-		return hi, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return msgs, nil
-}
-
 func encodeConfig(id string, cfg engine.ModelConfig) ([]byte, error) {
 	b, err := json.Marshal(cfg)
 	if err != nil {
@@ -404,7 +375,9 @@ func storedBodies(ctx context.Context, tx *sql.Tx, id string) ([][]byte, error) 
 	return out, rows.Err()
 }
 
-func insertMessages(ctx context.Context, tx *sql.Tx, id string, first int, msgs []engine.Message, bodies [][]byte) error {
+// insertMessages inserts msgs as the messages from index first on, with
+// the storage JSON body(i) gives for msgs[i].
+func insertMessages(ctx context.Context, tx *sql.Tx, id string, first int, msgs []engine.Message, body func(i int) ([]byte, error)) error {
 	if len(msgs) == 0 {
 		return nil
 	}
@@ -414,9 +387,18 @@ func insertMessages(ctx context.Context, tx *sql.Tx, id string, first int, msgs 
 	}
 	defer stmt.Close()
 	for i := range msgs {
-		if _, err := stmt.ExecContext(ctx, id, first+i, msgs[i].Role, bodies[i]); err != nil {
+		b, err := body(i)
+		if err != nil {
+			return err
+		}
+		if _, err := stmt.ExecContext(ctx, id, first+i, msgs[i].Role, b); err != nil {
 			return fmt.Errorf("message %d: %w", first+i, err)
 		}
 	}
 	return nil
+}
+
+// fromSlice gives the bodies of insertMessages from a slice.
+func fromSlice(bodies [][]byte) func(i int) ([]byte, error) {
+	return func(i int) ([]byte, error) { return bodies[i], nil }
 }
