@@ -112,7 +112,7 @@ var storedKeys = map[string]bool{
 // strings are never HTML-escaped, so a reloaded message shapes exactly like
 // the live one. Call it directly: an outer json.Marshal re-escapes.
 func (m Message) MarshalJSON() ([]byte, error) {
-	b := []byte(`{"role":`)
+	b := append(make([]byte, 0, m.storedSizeHint()), `{"role":`...)
 	b = AppendQuoted(b, m.Role)
 	b = appendRawField(b, "content", m.Content)
 	b = appendStringField(b, "name", m.Name)

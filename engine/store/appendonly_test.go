@@ -73,3 +73,46 @@ func TestSaveAppendsOnlyTheNewTail(t *testing.T) {
 	}
 	assertReplaysLike(t, live, loaded)
 }
+
+// TestSaveAfterLoadKeepsForeignBytes: a stored row whose JSON is not the
+// storage form's own bytes (here: keys in another order, as another
+// writer may leave) still counts as stored once this Store has loaded it
+// and the message is unchanged; the row keeps its bytes. A Store that has
+// not loaded it compares bytes, and refuses.
+func TestSaveAfterLoadKeepsForeignBytes(t *testing.T) {
+	ctx := context.Background()
+	st, path := openTemp(t)
+	if err := st.Create(ctx, &engine.Session{ID: "f", Messages: []engine.Message{{Role: "user", Content: raw(`"hi"`)}}}); err != nil {
+		t.Fatal(err)
+	}
+	const foreign = `{"content":"hi","role":"user"}`
+	if _, err := st.db.ExecContext(ctx, `UPDATE messages SET body = CAST(? AS BLOB) WHERE session_id = 'f'`, foreign); err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+
+	loaded, err := st.Load(ctx, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	grown := *loaded
+	grown.Messages = append(grown.Messages, engine.Message{Role: "assistant", Content: raw(`"hello"`)})
+	if err := other.Save(ctx, &grown); !errors.Is(err, ErrDiverged) {
+		t.Errorf("a Store that did not load the row saved over it: %v", err)
+	}
+	if err := st.Save(ctx, &grown); err != nil {
+		t.Fatalf("saving a loaded, unchanged history with one more message: %v", err)
+	}
+	var body string
+	if err := st.db.QueryRowContext(ctx, `SELECT CAST(body AS TEXT) FROM messages WHERE session_id = 'f' AND seq = 0`).Scan(&body); err != nil || body != foreign {
+		t.Errorf("the stored row is now %q (%v), want its bytes kept: %s", body, err, foreign)
+	}
+	again, err := st.Load(ctx, "f")
+	if err != nil || len(again.Messages) != 2 {
+		t.Fatalf("reload: %v", err)
+	}
+}

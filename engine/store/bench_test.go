@@ -68,7 +68,9 @@ func BenchmarkSaveLoadLong(b *testing.B) {
 	saveLoad(b, context.Background(), sess, len(doc))
 }
 
-// BenchmarkResaveLong saves the unchanged 67 MB session again.
+// BenchmarkResaveLong saves the unchanged 67 MB session again: it only
+// fingerprints the messages (TestResaveWritesNothing checks that it writes
+// and encodes nothing).
 func BenchmarkResaveLong(b *testing.B) {
 	ctx := context.Background()
 	st, _ := openTemp(b)
@@ -83,6 +85,31 @@ func BenchmarkResaveLong(b *testing.B) {
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	for b.Loop() {
+		if err := st.Save(ctx, sess); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSaveNextTurnLong saves the 67 MB session after each new turn
+// (a user message and an answer), as an agent does: only the new messages
+// are encoded and written.
+func BenchmarkSaveNextTurnLong(b *testing.B) {
+	ctx := context.Background()
+	st, _ := openTemp(b)
+	doc := longsession.Budget()
+	sess, err := engine.ParseSession(doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := st.Save(ctx, sess); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		sess.Messages = append(sess.Messages,
+			engine.Message{Role: "user", Content: raw(`"and then?"`)},
+			engine.Message{Role: "assistant", Content: raw(`"then the tests pass"`), ReasoningContent: engine.Str("checking the tests")})
 		if err := st.Save(ctx, sess); err != nil {
 			b.Fatal(err)
 		}

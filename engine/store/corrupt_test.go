@@ -48,3 +48,22 @@ func TestCorruptRows(t *testing.T) {
 		})
 	}
 }
+
+// TestCorruptRowsLowestIndex: messages decode on all processors, and of
+// several broken rows the error names the first, as one pass would.
+func TestCorruptRowsLowestIndex(t *testing.T) {
+	ctx := context.Background()
+	st, _ := openTemp(t)
+	if err := st.Create(ctx, longSession("c", 400, 64)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.db.ExecContext(ctx, `UPDATE messages SET body = CAST('{"content":"x"}' AS BLOB) WHERE session_id = 'c' AND seq IN (37, 211, 390)`); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		_, err := st.Load(ctx, "c")
+		if want := `store: session "c": load: message 37: missing role`; err == nil || err.Error() != want {
+			t.Fatalf("Load error = %v, want %q", err, want)
+		}
+	}
+}

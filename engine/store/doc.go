@@ -9,6 +9,21 @@
 // session means closing the file, opening it again and calling [Store.Load];
 // the reloaded session shapes exactly like the live one (SPEC §8).
 //
+// The file is schema 2: messages in an ordinary rowid table, in 64 KiB
+// pages, so that a message of tens of kilobytes is one or two pages rather
+// than a chain of 4 KiB ones. [Open] moves a schema 1 file (WITHOUT ROWID,
+// 4 KiB pages) to schema 2 in one transaction, then rebuilds it with the
+// larger pages; [OpenReadOnly] reads schema 1 as it is.
+//
+// Durability is SQLite's default and is not traded for speed: a rollback
+// journal (no WAL, so a store is a single file) with synchronous=FULL, so
+// a committed save survives a crash and an interrupted one leaves the
+// previous state. Speed comes from doing less, not from syncing less:
+// messages are encoded and decoded on all processors, each once; a session
+// loads in one query; and a Store remembers a fingerprint of each message
+// it saved or loaded, so that saving it again unchanged does no work and
+// saving it with new messages writes only those.
+//
 // A [Store] is safe for concurrent use by the goroutines of one process: it
 // holds a single connection, and every operation runs in one transaction on
 // it. Errors start with "store:" and name the session id, and the message

@@ -4,19 +4,23 @@ import (
 	"bytes"
 	"context"
 	"hash/maphash"
+	"slices"
 	"sync"
+
+	"github.com/replaycheck/replaycheck/engine"
 )
 
 // A Store remembers, per session, what the file held when this Store last
-// read or wrote it: the messages' digest and the config bytes. Saving a
+// read or wrote it: each message's fingerprint and the config bytes, and
+// SQLite's PRAGMA data_version, read inside that transaction. Saving a
 // session that matches, while no other connection has changed the file
-// since (SQLite's PRAGMA data_version), touches nothing: no transaction,
-// no read of the stored history.
+// since, touches nothing: no encoding, no transaction, no read of the
+// stored history. Saving one that only adds messages encodes and inserts
+// only those.
 
 // knownState is what a Store last read or wrote of one session.
 type knownState struct {
-	digest  uint64
-	n       int
+	fps     []uint64
 	config  []byte
 	version int64
 }
@@ -32,37 +36,44 @@ func newKnown() *known {
 	return &known{seed: maphash.MakeSeed(), sessions: map[string]knownState{}}
 }
 
-// digest hashes message bodies, each with its length.
-func (k *known) digest(bodies [][]byte) uint64 {
-	var h maphash.Hash
-	h.SetSeed(k.seed)
-	var n [8]byte
-	for _, b := range bodies {
-		l := uint64(len(b))
-		for i := range n {
-			n[i] = byte(l >> (8 * i))
+// fingerprints returns the fingerprint of every message, computed on all
+// processors.
+func (k *known) fingerprints(msgs []engine.Message) []uint64 {
+	out := make([]uint64, len(msgs))
+	forEach(len(msgs), func(lo, hi int) (int, error) {
+		var f fingerprinter
+		f.h.SetSeed(k.seed)
+		for i := lo; i < hi; i++ {
+			out[i] = f.message(&msgs[i])
 		}
-		h.Write(n[:])
-		h.Write(b)
-	}
-	return h.Sum64()
+		return hi, nil
+	})
+	return out
+}
+
+// lookup returns what the Store remembers of a session.
+func (k *known) lookup(id string) (knownState, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	st, ok := k.sessions[id]
+	return st, ok
+}
+
+// extends reports whether fps starts with the remembered messages.
+func (st knownState) extends(fps []uint64) bool {
+	return len(st.fps) <= len(fps) && slices.Equal(st.fps, fps[:len(st.fps)])
 }
 
 // dataVersion is SQLite's counter of changes other connections committed.
-func (s *Store) dataVersion(ctx context.Context) (int64, error) {
+func dataVersion(ctx context.Context, q querier) (int64, error) {
 	var v int64
-	err := s.db.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
+	err := q.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
 	return v, err
 }
 
-// remember records a session as the file holds it now.
-func (s *Store) remember(ctx context.Context, id string, bodies [][]byte, config []byte) {
-	v, err := s.dataVersion(ctx)
-	if err != nil {
-		s.forget(id)
-		return
-	}
-	st := knownState{digest: s.known.digest(bodies), n: len(bodies), config: bytes.Clone(config), version: v}
+// remember records a session as the file holds it at data version v.
+func (s *Store) remember(id string, fps []uint64, config []byte, v int64) {
+	st := knownState{fps: fps, config: bytes.Clone(config), version: v}
 	s.known.mu.Lock()
 	s.known.sessions[id] = st
 	s.known.mu.Unlock()
@@ -75,18 +86,14 @@ func (s *Store) forget(id string) {
 	s.known.mu.Unlock()
 }
 
-// unchanged reports whether the file holds exactly these bodies and this
-// config for the session, as far as this Store knows, and nobody else has
-// written the file since.
-func (s *Store) unchanged(ctx context.Context, id string, bodies [][]byte, config []byte) bool {
-	s.known.mu.Lock()
-	st, ok := s.known.sessions[id]
-	s.known.mu.Unlock()
-	if !ok || st.n != len(bodies) || !bytes.Equal(st.config, config) {
+// unchanged reports whether the file holds exactly messages of these
+// fingerprints and this config for the session, as far as this Store
+// knows, and nobody else has written the file since.
+func (s *Store) unchanged(ctx context.Context, id string, fps []uint64, config []byte) bool {
+	st, ok := s.known.lookup(id)
+	if !ok || len(st.fps) != len(fps) || !st.extends(fps) || !bytes.Equal(st.config, config) {
 		return false
 	}
-	if v, err := s.dataVersion(ctx); err != nil || v != st.version {
-		return false
-	}
-	return s.known.digest(bodies) == st.digest
+	v, err := dataVersion(ctx, s.db)
+	return err == nil && v == st.version
 }

@@ -59,7 +59,7 @@ func (s *Store) Create(ctx context.Context, sess *engine.Session) error {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO sessions (id, config) VALUES (?, ?)", id, cfg); err != nil {
 			return err
 		}
-		return insertMessages(ctx, tx, id, 0, sess.Messages, bodies)
+		return insertMessages(ctx, tx, id, 0, sess.Messages, fromSlice(bodies))
 	})
 	if err != nil {
 		return fmt.Errorf("store: session %q: create: %w", id, err)
@@ -86,7 +86,7 @@ func (s *Store) Append(ctx context.Context, id string, msgs ...engine.Message) e
 		if err != nil {
 			return err
 		}
-		return insertMessages(ctx, tx, id, n, msgs, bodies)
+		return insertMessages(ctx, tx, id, n, msgs, fromSlice(bodies))
 	})
 	if err != nil {
 		return wrapErr(id, "append", err)
@@ -121,26 +121,44 @@ func (s *Store) SaveConfig(ctx context.Context, id string, cfg engine.ModelConfi
 // Save upserts a whole session: it stores the model config and every
 // message beyond those already stored, creating the session when it is
 // new. Stored messages must be a prefix of sess.Messages, byte for byte in
-// their storage JSON; otherwise Save refuses (history is append-only) and
-// names the first index that differs. Saving again a session this Store
-// just saved or loaded, unchanged, while no other connection wrote the
-// file, does nothing but encode it to see so: no transaction, no read.
+// their storage JSON (a message this Store loaded and that is unchanged,
+// field for field, counts as its stored row); otherwise Save refuses
+// (history is append-only) and names the first index that differs.
+//
+// What this Store last saved or loaded of the session, while no other
+// connection wrote the file, is known without reading it: saving it again
+// unchanged does nothing but fingerprint the messages (no encoding, no
+// transaction, no read), and saving it with messages added encodes and
+// inserts only those.
 func (s *Store) Save(ctx context.Context, sess *engine.Session) error {
 	if sess == nil || strings.TrimSpace(sess.ID) == "" {
 		return errors.New("store: save: session id is required")
 	}
 	id := sess.ID
-	bodies, err := encodeMessages(id, 0, sess.Messages)
-	if err != nil {
+	if err := checkRoles(id, 0, sess.Messages); err != nil {
 		return err
 	}
 	cfg, err := encodeConfig(id, sess.Config)
 	if err != nil {
 		return err
 	}
-	if s.unchanged(ctx, id, bodies, cfg) {
+	fps := s.known.fingerprints(sess.Messages)
+	if s.unchanged(ctx, id, fps, cfg) {
 		return nil
 	}
+	if st, ok := s.known.lookup(id); ok && st.extends(fps) {
+		done, err := s.saveTail(ctx, sess, st, fps, cfg)
+		if err != nil {
+			s.forget(id)
+			return wrapErr(id, "save", err)
+		}
+		if done {
+			return nil
+		}
+	}
+	enc := startEncoding(id, 0, sess.Messages)
+	defer enc.stop()
+	var version int64
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx,
 			"INSERT INTO sessions (id, config) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET config = excluded.config",
@@ -151,31 +169,77 @@ func (s *Store) Save(ctx context.Context, sess *engine.Session) error {
 		if err != nil {
 			return err
 		}
-		if len(stored) > len(bodies) {
-			return fmt.Errorf("%w: %d messages stored, session has %d", ErrDiverged, len(stored), len(bodies))
+		if len(stored) > len(sess.Messages) {
+			return fmt.Errorf("%w: %d messages stored, session has %d", ErrDiverged, len(stored), len(sess.Messages))
 		}
 		for i, b := range stored {
-			if !bytes.Equal(b, bodies[i]) {
+			body, err := enc.body(i)
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(b, body) {
 				return fmt.Errorf("message %d: %w: it differs from the stored message", i, ErrDiverged)
 			}
 		}
 		n := len(stored)
-		return insertMessages(ctx, tx, id, n, sess.Messages[n:], bodies[n:])
+		if err := insertMessages(ctx, tx, id, n, sess.Messages[n:], enc.from(n)); err != nil {
+			return err
+		}
+		version, err = dataVersion(ctx, tx)
+		return err
 	})
 	if err != nil {
 		s.forget(id)
 		return wrapErr(id, "save", err)
 	}
-	s.remember(ctx, id, bodies, cfg)
+	s.remember(id, fps, cfg, version)
 	return nil
 }
 
+// saveTail stores a session that extends what this Store knows of it:
+// the new config, if it changed, and the messages beyond st. It reports
+// false, having written nothing, when the file is not as st says: another
+// connection wrote it, or another goroutine of this Store appended.
+func (s *Store) saveTail(ctx context.Context, sess *engine.Session, st knownState, fps []uint64, cfg []byte) (bool, error) {
+	id, n := sess.ID, len(st.fps)
+	tail := sess.Messages[n:]
+	enc := startEncoding(id, n, tail)
+	defer enc.stop()
+	done := false
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		v, err := dataVersion(ctx, tx)
+		if err != nil || v != st.version {
+			return err
+		}
+		if stored, err := count(ctx, tx, id); err != nil || stored != n {
+			return err
+		}
+		if !bytes.Equal(cfg, st.config) {
+			if _, err := tx.ExecContext(ctx, "UPDATE sessions SET config = ? WHERE id = ?", cfg, id); err != nil {
+				return err
+			}
+		}
+		if err := insertMessages(ctx, tx, id, n, tail, enc.from(0)); err != nil {
+			return err
+		}
+		done = true
+		return nil
+	})
+	if err != nil || !done {
+		return false, err
+	}
+	s.remember(id, fps, cfg, st.version)
+	return true, nil
+}
+
 // Load reads a stored session. A message row that does not decode, or a
-// gap in the sequence, is an error naming the session and the index.
+// gap in the sequence, is an error naming the session and the index. Rows
+// are read in one query and decoded on all processors, each once.
 func (s *Store) Load(ctx context.Context, id string) (*engine.Session, error) {
 	sess := &engine.Session{ID: id}
 	var cfg []byte
-	var bodies [][]byte
+	var fps []uint64
+	var version int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, "SELECT config FROM sessions WHERE id = ?", id).Scan(&cfg)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -187,27 +251,17 @@ func (s *Store) Load(ctx context.Context, id string) (*engine.Session, error) {
 		if err := json.Unmarshal(cfg, &sess.Config); err != nil {
 			return fmt.Errorf("model config: %w", err)
 		}
-		bodies, err = storedBodies(ctx, tx, id)
-		if err != nil {
+		if sess.Messages, fps, err = s.readMessages(ctx, tx, id); err != nil {
 			return err
 		}
-		sess.Messages = make([]engine.Message, len(bodies))
-		for i, body := range bodies {
-			m := &sess.Messages[i]
-			if *m, err = engine.ParseMessage(body); err != nil {
-				return fmt.Errorf("message %d: %w", i, err)
-			}
-			if m.Role == "" {
-				return fmt.Errorf("message %d: missing role", i)
-			}
-		}
-		return nil
+		version, err = dataVersion(ctx, tx)
+		return err
 	})
 	if err != nil {
 		s.forget(id)
 		return nil, wrapErr(id, "load", err)
 	}
-	s.remember(ctx, id, bodies, cfg)
+	s.remember(id, fps, cfg, version)
 	return sess, nil
 }
 
@@ -242,19 +296,37 @@ func wrapErr(id, op string, err error) error {
 	return fmt.Errorf("store: session %q: %s: %w", id, op, err)
 }
 
-// encodeMessages returns the storage JSON of msgs; first is the index of
+// checkRoles refuses a message without a role; first is the index of
 // msgs[0] in the session, for error messages.
-func encodeMessages(id string, first int, msgs []engine.Message) ([][]byte, error) {
-	out := make([][]byte, len(msgs))
+func checkRoles(id string, first int, msgs []engine.Message) error {
 	for i := range msgs {
 		if msgs[i].Role == "" {
-			return nil, fmt.Errorf("store: session %q: message %d: missing role", id, first+i)
+			return fmt.Errorf("store: session %q: message %d: missing role", id, first+i)
 		}
-		b, err := msgs[i].MarshalJSON()
-		if err != nil {
-			return nil, fmt.Errorf("store: session %q: message %d: %w", id, first+i, err)
+	}
+	return nil
+}
+
+// encodeMessages returns the storage JSON of msgs, encoded on all
+// processors; first is the index of msgs[0] in the session, for error
+// messages.
+func encodeMessages(id string, first int, msgs []engine.Message) ([][]byte, error) {
+	if err := checkRoles(id, first, msgs); err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(msgs))
+	err := forEach(len(msgs), func(lo, hi int) (int, error) {
+		for i := lo; i < hi; i++ {
+			b, err := msgs[i].MarshalJSON()
+			if err != nil {
+				return i, fmt.Errorf("store: session %q: message %d: %w", id, first+i, err)
+			}
+			out[i] = b
 		}
-		out[i] = b
+		return hi, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -303,7 +375,9 @@ func storedBodies(ctx context.Context, tx *sql.Tx, id string) ([][]byte, error) 
 	return out, rows.Err()
 }
 
-func insertMessages(ctx context.Context, tx *sql.Tx, id string, first int, msgs []engine.Message, bodies [][]byte) error {
+// insertMessages inserts msgs as the messages from index first on, with
+// the storage JSON body(i) gives for msgs[i].
+func insertMessages(ctx context.Context, tx *sql.Tx, id string, first int, msgs []engine.Message, body func(i int) ([]byte, error)) error {
 	if len(msgs) == 0 {
 		return nil
 	}
@@ -313,9 +387,18 @@ func insertMessages(ctx context.Context, tx *sql.Tx, id string, first int, msgs 
 	}
 	defer stmt.Close()
 	for i := range msgs {
-		if _, err := stmt.ExecContext(ctx, id, first+i, msgs[i].Role, bodies[i]); err != nil {
+		b, err := body(i)
+		if err != nil {
+			return err
+		}
+		if _, err := stmt.ExecContext(ctx, id, first+i, msgs[i].Role, b); err != nil {
 			return fmt.Errorf("message %d: %w", first+i, err)
 		}
 	}
 	return nil
+}
+
+// fromSlice gives the bodies of insertMessages from a slice.
+func fromSlice(bodies [][]byte) func(i int) ([]byte, error) {
+	return func(i int) ([]byte, error) { return bodies[i], nil }
 }

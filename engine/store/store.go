@@ -22,13 +22,14 @@ type Store struct {
 }
 
 // Open opens the session store at path, creating the file and its schema
-// when they do not exist. The file uses SQLite's default rollback journal
-// (no WAL), so a store is a single file.
+// when they do not exist, and moving a schema 1 file to schema 2. The file
+// uses SQLite's default rollback journal (no WAL), so a store is a single
+// file.
 func Open(path string) (*Store, error) { return open(path, false) }
 
 // OpenReadOnly opens an existing session store for reading: it never
-// creates the file or its schema, and any write through it fails. A file
-// that is not a store of this schema is an error.
+// creates the file or its schema, nor migrates it, and any write through
+// it fails. A file that is not a store of schema 1 or 2 is an error.
 func OpenReadOnly(path string) (*Store, error) { return open(path, true) }
 
 func open(path string, readOnly bool) (*Store, error) {
