@@ -142,13 +142,18 @@ targets:
 }
 
 // TestAliasKillsWhatTheTargetMisses: on the committed table, dropping
-// api.kimi.com from the kimi must-echo family, or groq.com from the strict
-// row, survives the exact targets and is killed by their aliases.
+// api.kimi.com from the kimi must-echo family, groq.com from the strict
+// row, or an older Claude from the Converse claude-legacy row, survives the
+// exact targets and is killed by their aliases.
 func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 	src := readMatrix(t)
 	for _, tc := range []struct{ target, edit, cell string }{
 		{"kimi", "drop api.kimi.com from echo_families[kimi].hosts", "kimi~1/missing-echo"},
 		{"groq", "drop groq.com from carrier_routes[strict].hosts", "groq~1/"},
+		// Claude 3 Haiku falls to the claude row, which requests thinking:
+		// refused ("does not support thinking", anthropics/claude-code#2507).
+		{"bedrock-converse-claude-legacy", "drop claude-3-haiku from bedrock_converse.models[claude-legacy].models", "bedrock-converse-claude-legacy~1/"},
+		{"bedrock-converse-claude-legacy", "drop claude-v2 from bedrock_converse.models[claude-legacy].models", "bedrock-converse-claude-legacy~5/"},
 	} {
 		with := find(t, run(t, src, tc.target), tc.edit)
 		if with.Outcome != mutate.Killed || !strings.HasPrefix(with.Cell, tc.cell) {

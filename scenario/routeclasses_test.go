@@ -100,6 +100,8 @@ func TestNativeReplayEvidence(t *testing.T) {
 			anthropicRoute("anthropic-direct", func(r *engine.AnthropicRoute) { r.Replay = engine.ReplayUnsigned }), report.StatusFail, "thinking.signature: Field required"},
 		{"bedrock-converse-claude-legacy", "a Claude model without extended thinking refuses a thinking configuration",
 			converseRow("claude-legacy", func(m *engine.ConverseModel) { m.RequestThinking = true }), report.StatusFail, "does not support thinking"},
+		{"bedrock-converse-deepseek", "DeepSeek-R1 refuses a thinking configuration (BerriAI/litellm#33401)",
+			converseRow("deepseek", func(m *engine.ConverseModel) { m.RequestThinking = true }), report.StatusFail, "Validation Error"},
 		{"bedrock-converse-kimi", "stripping an unsigned reasoner's reasoning is recorded accepted",
 			converseRow("unsigned-reasoners", func(m *engine.ConverseModel) { m.Replay = engine.ReplayStripped }), report.StatusPass, ""},
 	}
