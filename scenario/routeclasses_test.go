@@ -235,3 +235,19 @@ func TestAnthropicCompatibleClaudeName(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeOnConverseThinksOnlyWhenAsked: Claude on Bedrock Converse
+// answers with reasoningContent only when the request enables thinking
+// (providers/bedrock-converse.yaml emits.when_thinking), so a table that
+// stops requesting it loses the signed reasoning the signed-roundtrip
+// cell checks, and the cell fails on the provider's recorded answer.
+func TestClaudeOnConverseThinksOnlyWhenAsked(t *testing.T) {
+	if c := committedCell(t, "bedrock-converse-claude", "signed-roundtrip", nil); c.Status != report.StatusPass {
+		t.Fatalf("bedrock-converse-claude/signed-roundtrip = %s (%s) under the committed table", c.Status, c.Detail)
+	}
+	c := committedCell(t, "bedrock-converse-claude", "signed-roundtrip",
+		converseRow("claude", func(m *engine.ConverseModel) { m.RequestThinking = false }))
+	if c.Status != report.StatusFail || c.Actual != "none" {
+		t.Errorf("without thinking requested: signed-roundtrip = %s (%s: %s), want fail: Claude returns no reasoning", c.Status, c.Detail, c.Actual)
+	}
+}
