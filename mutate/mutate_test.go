@@ -192,3 +192,22 @@ func TestAliasBaselineNamesAnAliasUnlikeItsTarget(t *testing.T) {
 		t.Errorf("want groq~1/carriers named as failing where its target is advisory; got %q", diff)
 	}
 }
+
+// TestResponsesFamilyIdIsALabel: a Responses family decides which
+// hostnames share reasoning items, not what the family is called (the
+// engine stores the issuing route and compares families within one
+// table). Dropping the per-host azure-openai family leaves every Azure
+// resource its own issuer, as before: equivalent. Making the single-host
+// openai family per host splits api.openai.com from its subdomains: the
+// decision changes, and the survivor names the issuers it no longer
+// shares items with.
+func TestResponsesFamilyIdIsALabel(t *testing.T) {
+	rep := run(t, readMatrix(t), "azure-openai-responses", "openai-responses")
+	if m := find(t, rep, "drop responses.families[azure-openai]"); m.Outcome != mutate.Equivalent {
+		t.Errorf("%s: %s (%s: %s), want equivalent", m.Edit, m.Outcome, m.Route, m.Change)
+	}
+	m := find(t, rep, "set responses.families[openai].per_host to true")
+	if m.Outcome == mutate.Equivalent || !strings.Contains(m.Change, "family:api.openai.com -> host:api.openai.com") {
+		t.Errorf("%s: %s (%s: %s), want a changed decision naming the issuers", m.Edit, m.Outcome, m.Route, m.Change)
+	}
+}
