@@ -251,3 +251,26 @@ func TestClaudeOnConverseThinksOnlyWhenAsked(t *testing.T) {
 		t.Errorf("without thinking requested: signed-roundtrip = %s (%s: %s), want fail: Claude returns no reasoning", c.Status, c.Detail, c.Actual)
 	}
 }
+
+// TestConverseStrippedReasoningTheProviderReads: a Converse row that
+// strips reasoningContent from a model recorded reading it when replayed
+// (MiniMax M2, Kimi K2 Thinking) makes compaction advisory; DeepSeek-R1,
+// which refuses any replayed reasoningContent, and a Claude without
+// extended thinking, which gives none, get no advice under their
+// committed stripped rows.
+func TestConverseStrippedReasoningTheProviderReads(t *testing.T) {
+	strip := converseRow("unsigned-reasoners", func(m *engine.ConverseModel) { m.Replay = engine.ReplayStripped })
+	for _, target := range []string{"bedrock-converse-minimax", "bedrock-converse-kimi"} {
+		if c := committedCell(t, target, "compaction", nil); c.Status != report.StatusPass {
+			t.Errorf("%s/compaction = %s (%s) under the committed table", target, c.Status, c.Detail)
+		}
+		if c := committedCell(t, target, "compaction", strip); c.Status != report.StatusAdvisory || !strings.Contains(c.Detail, "strips reasoningContent") {
+			t.Errorf("%s/compaction with the row stripped = %s (%s), want advisory", target, c.Status, c.Detail)
+		}
+	}
+	for _, target := range []string{"bedrock-converse-deepseek", "bedrock-converse-claude-legacy"} {
+		if c := committedCell(t, target, "compaction", nil); c.Status != report.StatusPass {
+			t.Errorf("%s/compaction = %s (%s) under the committed stripped row, want pass", target, c.Status, c.Detail)
+		}
+	}
+}
