@@ -12,10 +12,11 @@ import (
 // decision (whether the route is in the must-echo tier, the pad, the
 // carriers, the vendor flags' settings, the native fields) and the policy
 // of the route's native dialect (the replay contract, prior thinking,
-// learnt refusals, the platform; the Responses issuing family). Two tables
-// that give a route the same parts send it the same bytes; the ids of the
-// rows and route classes that matched are labels and are left out, so
-// moving a route to another row with the same carriers changes nothing.
+// learnt refusals, the platform; the hostnames that share the Responses
+// issuing family, see [issuers]). Two tables that give a route the same
+// parts send it the same bytes; the ids of the rows, route classes and
+// Responses families that matched are labels and are left out, so moving
+// a route to another row with the same carriers changes nothing.
 type decision []string
 
 // decide returns the decision table makes for r.
@@ -42,7 +43,7 @@ func decide(t *engine.Table, r engine.Route) decision {
 		m := t.Dialects.Converse.For(r.Model)
 		out = append(out, "replay="+string(m.Replay), "request-thinking="+strconv.FormatBool(m.RequestThinking))
 	case engine.ModeResponses:
-		out = append(out, "responses-family="+t.Dialects.Responses.Family(r.Host()))
+		out = append(out, "responses-issuers="+issuers(t.Dialects.Responses, r.Host()))
 	}
 	return out
 }

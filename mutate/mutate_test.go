@@ -149,9 +149,10 @@ targets:
 // which Fireworks refuses); a vLLM server, Ollama's cloud API or Upstage
 // reached by a provider id or host only the local-family row lists (the
 // default then sends only reasoning_content, and the server reads
-// reasoning; Upstage's profile assumes it does); and the
+// reasoning; Upstage's profile assumes it does); the
 // DashScope models preserve_thinking is documented for besides the
-// target's.
+// target's; and an older Claude dropped from the Converse claude-legacy row
+// (it falls to the claude row, which requests thinking, and is refused).
 func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 	src := readMatrix(t)
 	withAliases, withoutAliases := map[string]*mutate.Report{}, map[string]*mutate.Report{}
@@ -169,6 +170,10 @@ func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 		{"upstage", "drop upstage from carrier_routes[local-family].providers", "upstage~2/carriers: pass -> advisory"},
 		{"dashscope", "drop qwen3.7 from flags[dashscope-preserve-thinking].models", "dashscope~8/flags"},
 		{"dashscope", "drop kimi-k2.6 from flags[dashscope-preserve-thinking].models", "dashscope~9/flags"},
+		// Claude 3 Haiku falls to the claude row, which requests thinking:
+		// refused ("does not support thinking", anthropics/claude-code#2507).
+		{"bedrock-converse-claude-legacy", "drop claude-3-haiku from bedrock_converse.models[claude-legacy].models", "bedrock-converse-claude-legacy~1/"},
+		{"bedrock-converse-claude-legacy", "drop claude-v2 from bedrock_converse.models[claude-legacy].models", "bedrock-converse-claude-legacy~5/"},
 	} {
 		if withAliases[tc.target] == nil {
 			withAliases[tc.target], withoutAliases[tc.target] = run(t, src, tc.target), runWithoutAliases(t, src, tc.target)
@@ -208,5 +213,24 @@ func TestAliasBaselineNamesAnAliasUnlikeItsTarget(t *testing.T) {
 	diff := mutate.AliasBaseline(context.Background(), base, mutate.Options{Profiles: scenariotest.Profiles(t, "../providers"), CassetteDir: "../cassettes"})
 	if len(diff) == 0 || !strings.HasPrefix(diff[0], "groq~1/carriers: fail, but groq/carriers is advisory") {
 		t.Errorf("want groq~1/carriers named as failing where its target is advisory; got %q", diff)
+	}
+}
+
+// TestResponsesFamilyIdIsALabel: a Responses family decides which
+// hostnames share reasoning items, not what the family is called (the
+// engine stores the issuing route and compares families within one
+// table). Dropping the per-host azure-openai family leaves every Azure
+// resource its own issuer, as before: equivalent. Making the single-host
+// openai family per host splits api.openai.com from its subdomains: the
+// decision changes, and the survivor names the issuers it no longer
+// shares items with.
+func TestResponsesFamilyIdIsALabel(t *testing.T) {
+	rep := run(t, readMatrix(t), "azure-openai-responses", "openai-responses")
+	if m := find(t, rep, "drop responses.families[azure-openai]"); m.Outcome != mutate.Equivalent {
+		t.Errorf("%s: %s (%s: %s), want equivalent", m.Edit, m.Outcome, m.Route, m.Change)
+	}
+	m := find(t, rep, "set responses.families[openai].per_host to true")
+	if m.Outcome == mutate.Equivalent || !strings.Contains(m.Change, "family:api.openai.com -> host:api.openai.com") {
+		t.Errorf("%s: %s (%s: %s), want a changed decision naming the issuers", m.Edit, m.Outcome, m.Route, m.Change)
 	}
 }

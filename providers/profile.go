@@ -70,6 +70,12 @@ type Emits struct {
 	Stream string `yaml:"stream"`
 	// Source cites where the response shape is documented or observed.
 	Source string `yaml:"source"`
+	// WhenThinking says the fields are emitted only when the request
+	// enables thinking (Bedrock Converse's
+	// additionalModelRequestFields.thinking, enabled or adaptive): Claude
+	// thinks only when asked, so a request without it is answered with no
+	// reasoning at all. Bedrock Converse profiles only.
+	WhenThinking bool `yaml:"when_thinking,omitempty"`
 }
 
 // A Rule is one documented refusal: when its condition holds for a request,

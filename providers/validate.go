@@ -69,6 +69,9 @@ func (p *Profile) issues() []*ValidationError {
 		}
 	}
 	out = append(out, p.Emits.issues()...)
+	if p.Emits.WhenThinking && p.APIMode != "bedrock-converse" {
+		out = append(out, issue(at(at(nil, "emits"), "when_thinking"), "emits: when_thinking is for bedrock-converse profiles (this one is %s)", p.APIMode))
+	}
 	out = append(out, fieldListIssues(at(nil, "reads"), "reads", p.Reads, carriers)...)
 	out = append(out, p.ruleIssues()...)
 	for i, g := range p.GenerationFailures {

@@ -117,6 +117,8 @@ func TestParseRejects(t *testing.T) {
 			negFile + `:10: emits: unknown stream framing "websocket" (want sse, aws-eventstream or none)`},
 		{"details_format without reasoning_details", "  stream: sse\n", "  stream: sse\n  details_format: anthropic-claude-v1\n",
 			negFile + ":11: emits: details_format needs reasoning_details among the fields"},
+		{"when_thinking is for Bedrock Converse profiles", "  stream: sse\n", "  stream: sse\n  when_thinking: true\n",
+			negFile + ":11: emits: when_thinking is for bedrock-converse profiles (this one is chat)"},
 		{"emits needs a source", "  source: https://example.com/docs\nreads", "reads",
 			negFile + ":8: emits: source is required"},
 		{"unknown read field", "reads: [reasoning_content]\n", "reads: [reasoning_contents]\n",

@@ -13,19 +13,28 @@ import (
 )
 
 // adviseIfPriorRead asks the cassette, on an Anthropic route that replays
-// no earlier turn's thinking after compaction, whether the provider was
-// recorded stating every kept turn's conclusion when the same scenario
-// went with earlier turns' thinking replayed (signed or unsigned: the
-// native variants of the battery). If it was, the route drops reasoning
-// the provider reads, and the cell is advisory. Only recorded answers are
+// no earlier turn's thinking after compaction (or a Bedrock Converse route
+// whose row strips reasoningContent), whether the provider was recorded
+// stating every kept turn's conclusion when the same scenario went with
+// earlier turns' thinking replayed (signed or unsigned: the native
+// variants of the battery). If it was, the route drops reasoning the
+// provider reads, and the cell is advisory. Only recorded answers are
 // consulted: a variant the cassette does not hold gives no advice and no
 // miss.
 func (c *Conv) adviseIfPriorRead(ctx context.Context) {
-	if !c.Replaying() || c.Target.Route.APIMode != engine.ModeAnthropic {
+	if !c.Replaying() {
 		return
 	}
 	ref, ok := c.Impl.(Reference)
 	if !ok || ref.Table == nil {
+		return
+	}
+	switch c.Target.Route.APIMode {
+	case engine.ModeAnthropic:
+	case engine.ModeBedrockConverse:
+		c.adviseIfConverseRead(ctx, ref)
+		return
+	default:
 		return
 	}
 	// A Claude model the capability table says keeps no earlier turn's

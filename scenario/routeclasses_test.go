@@ -100,6 +100,8 @@ func TestNativeReplayEvidence(t *testing.T) {
 			anthropicRoute("anthropic-direct", func(r *engine.AnthropicRoute) { r.Replay = engine.ReplayUnsigned }), report.StatusFail, "thinking.signature: Field required"},
 		{"bedrock-converse-claude-legacy", "a Claude model without extended thinking refuses a thinking configuration",
 			converseRow("claude-legacy", func(m *engine.ConverseModel) { m.RequestThinking = true }), report.StatusFail, "does not support thinking"},
+		{"bedrock-converse-deepseek", "DeepSeek-R1 refuses a thinking configuration (BerriAI/litellm#33401)",
+			converseRow("deepseek", func(m *engine.ConverseModel) { m.RequestThinking = true }), report.StatusFail, "Validation Error"},
 		{"bedrock-converse-kimi", "stripping an unsigned reasoner's reasoning is recorded accepted",
 			converseRow("unsigned-reasoners", func(m *engine.ConverseModel) { m.Replay = engine.ReplayStripped }), report.StatusPass, ""},
 	}
@@ -230,6 +232,45 @@ func TestAnthropicCompatibleClaudeName(t *testing.T) {
 		}
 		if c := committedCell(t, "deepseek-anthropic-claude-name", tc.scen, drop); c.Status != tc.edited || !strings.Contains(c.Detail, tc.editedContains) {
 			t.Errorf("without the deepseek route class: %s = %s (%s), want %s", tc.scen, c.Status, c.Detail, tc.edited)
+		}
+	}
+}
+
+// TestClaudeOnConverseThinksOnlyWhenAsked: Claude on Bedrock Converse
+// answers with reasoningContent only when the request enables thinking
+// (providers/bedrock-converse.yaml emits.when_thinking), so a table that
+// stops requesting it loses the signed reasoning the signed-roundtrip
+// cell checks, and the cell fails on the provider's recorded answer.
+func TestClaudeOnConverseThinksOnlyWhenAsked(t *testing.T) {
+	if c := committedCell(t, "bedrock-converse-claude", "signed-roundtrip", nil); c.Status != report.StatusPass {
+		t.Fatalf("bedrock-converse-claude/signed-roundtrip = %s (%s) under the committed table", c.Status, c.Detail)
+	}
+	c := committedCell(t, "bedrock-converse-claude", "signed-roundtrip",
+		converseRow("claude", func(m *engine.ConverseModel) { m.RequestThinking = false }))
+	if c.Status != report.StatusFail || c.Actual != "none" {
+		t.Errorf("without thinking requested: signed-roundtrip = %s (%s: %s), want fail: Claude returns no reasoning", c.Status, c.Detail, c.Actual)
+	}
+}
+
+// TestConverseStrippedReasoningTheProviderReads: a Converse row that
+// strips reasoningContent from a model recorded reading it when replayed
+// (MiniMax M2, Kimi K2 Thinking) makes compaction advisory; DeepSeek-R1,
+// which refuses any replayed reasoningContent, and a Claude without
+// extended thinking, which gives none, get no advice under their
+// committed stripped rows.
+func TestConverseStrippedReasoningTheProviderReads(t *testing.T) {
+	strip := converseRow("unsigned-reasoners", func(m *engine.ConverseModel) { m.Replay = engine.ReplayStripped })
+	for _, target := range []string{"bedrock-converse-minimax", "bedrock-converse-kimi"} {
+		if c := committedCell(t, target, "compaction", nil); c.Status != report.StatusPass {
+			t.Errorf("%s/compaction = %s (%s) under the committed table", target, c.Status, c.Detail)
+		}
+		if c := committedCell(t, target, "compaction", strip); c.Status != report.StatusAdvisory || !strings.Contains(c.Detail, "strips reasoningContent") {
+			t.Errorf("%s/compaction with the row stripped = %s (%s), want advisory", target, c.Status, c.Detail)
+		}
+	}
+	for _, target := range []string{"bedrock-converse-deepseek", "bedrock-converse-claude-legacy"} {
+		if c := committedCell(t, target, "compaction", nil); c.Status != report.StatusPass {
+			t.Errorf("%s/compaction = %s (%s) under the committed stripped row, want pass", target, c.Status, c.Detail)
 		}
 	}
 }

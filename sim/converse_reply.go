@@ -18,6 +18,10 @@ func converseReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 	metrics := obj{{"latencyMs", 0}}
 	signed := s.scheme() != ""
 	reasoning := t.redacted || s.emits("reasoningContent")
+	if s.p.Emits.WhenThinking && !converseThinkingOn(q.root) {
+		// The model thinks only when asked: no reasoning, redacted or not.
+		reasoning, t.redacted = false, false
+	}
 	if !q.stream {
 		var content arr
 		if t.redacted {

@@ -82,7 +82,9 @@
 // function.thought_signature on tool calls), Gemini OpenAI-compatible
 // extra_content.google.thought_signature (per tool call, or on the message
 // of a text turn); Anthropic thinking blocks (signature_delta last in
-// streams); Converse reasoningContent ({"signature"} delta last); Gemini a
+// streams); Converse reasoningContent ({"signature"} delta last; none, not
+// even redacted, when the profile's emits.when_thinking is set and the
+// request does not enable thinking); Gemini a
 // thought part, then a signed functionCall part or text part (streams end
 // with an empty text part carrying the signature). A user text containing
 // Anthropic's redaction trigger string gets redacted_thinking /

@@ -319,9 +319,10 @@ func converseTriggers(t *testing.T, srv simServer, c providers.Condition, model 
 			`{"role":"user","content":[{"toolResult":{"toolUseId":"t1","content":[{"text":"the notes"}]}}]}`)
 		return []trigger{{"thinking on and a toolUse turn without reasoningContent", path, b, 1, "messages.1.content.0", nil}}, nil
 	case c.Kind == providers.ConditionSealedBlobForeign && strings.Contains(c.Field, "redactedContent"):
-		// A genuine blob, sealed by this simulator for another model.
+		// A genuine blob, sealed by this simulator for another model, with
+		// thinking on (a profile may emit reasoning only then).
 		other := "other-" + model
-		status, _, answer := srv.post(t, "/model/"+url.PathEscape(other)+"/converse", body("", `{"role":"user","content":[{"text":`+q(redactionTrigger)+`}]}`))
+		status, _, answer := srv.post(t, "/model/"+url.PathEscape(other)+"/converse", body(`,"additionalModelRequestFields":{"thinking":{"type":"enabled","budget_tokens":1024}}`, `{"role":"user","content":[{"text":`+q(redactionTrigger)+`}]}`))
 		blob := gjson.Get(answer, "output.message.content.0.reasoningContent.redactedContent").String()
 		if status != 200 || blob == "" {
 			return nil, fmt.Errorf("bedrock-converse: the simulator gave no redactedContent for the redaction trigger (%d): %s", status, answer)
