@@ -54,6 +54,10 @@ type Profile struct {
 	// Ignore lists the request differences the provider does not care
 	// about (chat profiles only); see [Ignore].
 	Ignore []Ignore `yaml:"ignore,omitempty"`
+	// PriorThinking says which models read thinking replayed from
+	// completed earlier turns (anthropic profiles only); nil when the
+	// profile says nothing about it.
+	PriorThinking *PriorThinking `yaml:"prior_thinking,omitempty"`
 }
 
 // Emits describes the reasoning carriers of a response, whole and streamed.

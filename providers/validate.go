@@ -81,6 +81,9 @@ func (p *Profile) issues() []*ValidationError {
 		out = append(out, p.Signing.issues()...)
 	}
 	out = append(out, p.ignoreIssues()...)
+	if p.PriorThinking != nil {
+		out = append(out, p.PriorThinking.issues(p.APIMode)...)
+	}
 	return out
 }
 

@@ -56,6 +56,21 @@ func signatureFallback(ctx context.Context, c *Conv) error {
 		c.Note("the route replays no earlier turn's thinking, so the foreign signature never reached the wire")
 		return nil
 	}
+	if m := c.Target.Route.Model; c.Profile.KeepsOnlyLastTurnThinking(m) && len(res.Exchanges) > 0 && res.Exchanges[0].Status >= 400 {
+		// The model reads no earlier turn's thinking, yet the API still
+		// checks its signature (openclaw/openclaw#99382): replaying it
+		// buys a refusal and nothing else.
+		refusal := gjson.GetBytes(res.Exchanges[0].Response, "error.message").String()
+		if refusal == "" {
+			refusal = gjson.GetBytes(res.Exchanges[0].Response, "message").String() // Bedrock's envelope
+		}
+		if refusal == "" {
+			refusal = string(res.Exchanges[0].Response)
+		}
+		return fail("a foreign signature on an earlier turn, for "+m+", which keeps only the last turn's thinking (its profile's prior_thinking)",
+			"the earlier turn's thinking left out, so nothing is refused",
+			fmt.Sprintf("it was replayed and refused (%d): %s", res.Exchanges[0].Status, refusal))
+	}
 	if len(res.Exchanges) != 2 || len(res.Verdicts) != 1 {
 		return fail("a foreign signature replayed on an earlier turn", "a refusal, one learnt verdict and one retry", fmt.Sprintf("%d requests and verdicts %v", len(res.Exchanges), res.Verdicts))
 	}
