@@ -64,15 +64,23 @@ func TestEarlierTurnThinkingToALastTurnModel(t *testing.T) {
 
 // TestKeepingModelLosesEarlierThinking: a model its profile documents as
 // keeping earlier turns' thinking, on a table that stops replaying it to
-// that model (sonnet keeps from 4.7), is advisory after compaction: the
-// provider is recorded reading the thinking the route now drops. The
-// profile decides who keeps it, never the table under test.
+// that model (its family's threshold moved past it), is advisory after
+// compaction: the provider is recorded reading the thinking the route now
+// drops. The profile decides who keeps it, never the table under test.
 func TestKeepingModelLosesEarlierThinking(t *testing.T) {
-	if c := committedCell(t, "anthropic-sonnet-4-6", "compaction", nil); c.Status != report.StatusPass {
-		t.Fatalf("anthropic-sonnet-4-6/compaction = %s (%s) under the committed table", c.Status, c.Detail)
-	}
-	c := committedCell(t, "anthropic-sonnet-4-6", "compaction", priorFamily("sonnet", &engine.ModelVersion{Major: 4, Minor: 7}))
-	if c.Status != report.StatusAdvisory || !strings.Contains(c.Detail+c.Actual, "replays no earlier turn's thinking") {
-		t.Errorf("anthropic-sonnet-4-6/compaction with sonnet keeping from 4.7 = %s (%s; %s), want advisory", c.Status, c.Detail, c.Actual)
+	for _, tc := range []struct {
+		target, family string
+		from           engine.ModelVersion
+	}{
+		{"anthropic-sonnet-4-6", "sonnet", engine.ModelVersion{Major: 4, Minor: 7}},
+		{"anthropic-opus-4-5", "opus", engine.ModelVersion{Major: 4, Minor: 6}},
+	} {
+		if c := committedCell(t, tc.target, "compaction", nil); c.Status != report.StatusPass {
+			t.Fatalf("%s/compaction = %s (%s) under the committed table", tc.target, c.Status, c.Detail)
+		}
+		c := committedCell(t, tc.target, "compaction", priorFamily(tc.family, &tc.from))
+		if c.Status != report.StatusAdvisory || !strings.Contains(c.Detail+c.Actual, "replays no earlier turn's thinking") {
+			t.Errorf("%s/compaction with %s keeping from %d.%d = %s (%s; %s), want advisory", tc.target, tc.family, tc.from.Major, tc.from.Minor, c.Status, c.Detail, c.Actual)
+		}
 	}
 }
