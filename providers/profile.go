@@ -196,6 +196,10 @@ const (
 	// ConditionToolOutputMissing (responses): a function_call is not
 	// answered by its function_call_output before the next message.
 	ConditionToolOutputMissing = "tool_output_missing"
+	// ConditionPathNotServed: the request's URL path ends with Field, a
+	// path the endpoint serves no model call on (a request of another
+	// platform's shape: /v1/messages at Bedrock's or Vertex's host).
+	ConditionPathNotServed = "path_not_served"
 )
 
 // A Flag is a request flag the provider honours.

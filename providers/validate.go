@@ -346,6 +346,10 @@ func (c Condition) issues(path []string, label string, reads []string) []*Valida
 		case !oneOf(c.Field, signedFields):
 			add("field", "condition %s: unknown signed field %q", c.Kind, c.Field)
 		}
+	case ConditionPathNotServed:
+		if !strings.HasPrefix(c.Field, "/") || strings.ContainsAny(c.Field, " ?#") {
+			add("field", "condition %s needs a field that is a URL path (\"/v1/messages\"), got %q", c.Kind, c.Field)
+		}
 	case ConditionReasoningWithoutFollower, ConditionItemWithoutReasoning, ConditionToolOutputMissing:
 		if c.Field != "" {
 			add("field", "condition %s takes no field (the items it is about are its kind)", c.Kind)
