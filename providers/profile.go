@@ -54,6 +54,10 @@ type Profile struct {
 	// Ignore lists the request differences the provider does not care
 	// about (chat profiles only); see [Ignore].
 	Ignore []Ignore `yaml:"ignore,omitempty"`
+	// PriorThinking says which models read thinking replayed from
+	// completed earlier turns (anthropic profiles only); nil when the
+	// profile says nothing about it.
+	PriorThinking *PriorThinking `yaml:"prior_thinking,omitempty"`
 }
 
 // Emits describes the reasoning carriers of a response, whole and streamed.
@@ -198,6 +202,10 @@ const (
 	// ConditionToolOutputMissing (responses): a function_call is not
 	// answered by its function_call_output before the next message.
 	ConditionToolOutputMissing = "tool_output_missing"
+	// ConditionPathNotServed: the request's URL path ends with Field, a
+	// path the endpoint serves no model call on (a request of another
+	// platform's shape: /v1/messages at Bedrock's or Vertex's host).
+	ConditionPathNotServed = "path_not_served"
 )
 
 // A Flag is a request flag the provider honours.

@@ -56,6 +56,9 @@ func TestEverySourceLooksLikeAReference(t *testing.T) {
 		for _, ig := range p.Ignore {
 			check("ignore "+ig.Difference, ig.Source)
 		}
+		if p.PriorThinking != nil {
+			check("prior_thinking", p.PriorThinking.Source)
+		}
 	}
 }
 

@@ -84,6 +84,9 @@ func (p *Profile) issues() []*ValidationError {
 		out = append(out, p.Signing.issues()...)
 	}
 	out = append(out, p.ignoreIssues()...)
+	if p.PriorThinking != nil {
+		out = append(out, p.PriorThinking.issues(p.APIMode)...)
+	}
 	return out
 }
 
@@ -345,6 +348,10 @@ func (c Condition) issues(path []string, label string, reads []string) []*Valida
 			add("field", "condition %s needs a field", c.Kind)
 		case !oneOf(c.Field, signedFields):
 			add("field", "condition %s: unknown signed field %q", c.Kind, c.Field)
+		}
+	case ConditionPathNotServed:
+		if !strings.HasPrefix(c.Field, "/") || strings.ContainsAny(c.Field, " ?#") {
+			add("field", "condition %s needs a field that is a URL path (\"/v1/messages\"), got %q", c.Kind, c.Field)
 		}
 	case ConditionReasoningWithoutFollower, ConditionItemWithoutReasoning, ConditionToolOutputMissing:
 		if c.Field != "" {

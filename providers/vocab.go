@@ -135,6 +135,7 @@ var (
 		ConditionAssistantFieldPresent, ConditionToolTurnFieldMissing, ConditionTopLevelFieldPresent,
 		ConditionSignatureInvalid, ConditionSignatureMissing, ConditionSealedBlobForeign,
 		ConditionReasoningWithoutFollower, ConditionItemWithoutReasoning, ConditionToolOutputMissing,
+		ConditionPathNotServed,
 	}
 )
 

@@ -50,7 +50,15 @@ func Rebind(table *engine.Table, target, alias engine.Route) (*engine.Table, eng
 	switch target.APIMode {
 	case engine.ModeAnthropic:
 		p := table.Dialects.Anthropic
-		if got, want := p.Platform(alias.BaseURL, alias.Model), p.Platform(target.BaseURL, target.Model); got != want {
+		got, want := p.Platform(alias.BaseURL, alias.Model), p.Platform(target.BaseURL, target.Model)
+		switch {
+		case got == want:
+		case got == engine.PlatformMessages:
+			// The battery records a platform target's answer to the
+			// Messages API's shape too (recordMessagesPlatform): the
+			// alias's request is played on the target's host in it.
+			p.Platforms = nil
+		default:
 			return nil, dec, "the table serves the alias on the " + got + " platform and its target on " + want + ": the cassette holds no request of that shape"
 		}
 		rp := p.Decide(alias.BaseURL, alias.Model)

@@ -13,6 +13,13 @@ var carriers = Scenario{
 	Requirement: "What the route sends on a replayed reasoning turn is accepted.",
 	Applies:     always,
 	Run: func(ctx context.Context, c *Conv) error {
+		if !c.Replaying() {
+			first := c.Session.Clone()
+			first.Messages = append(first.Messages, engine.Message{Role: "user", Content: engine.AppendQuoted(nil, questions[0])})
+			if err := c.recordMessagesPlatform(ctx, first); err != nil {
+				return err
+			}
+		}
 		if _, err := toolCall(ctx, c, questions[0]); err != nil {
 			return err
 		}

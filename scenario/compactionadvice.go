@@ -37,10 +37,12 @@ func (c *Conv) adviseIfPriorRead(ctx context.Context) {
 	default:
 		return
 	}
-	// A Claude model the capability table says keeps no earlier turn's
-	// thinking ignores it (SPEC §4.1, hermes-semantics §4.3): a recording
-	// that reads it is no evidence the route drops anything.
-	if m := strings.ToLower(c.Target.Route.Model); strings.Contains(m, "claude") && !ref.Table.Dialects.Anthropic.PriorThinking.Keeps(m) {
+	// A model its profile documents as keeping only the last turn's
+	// thinking ignores earlier turns' (SPEC §4.1): a recording that reads
+	// it is no evidence the route drops anything. The profile decides,
+	// never the table under test, so a table that stops replaying it to a
+	// model that keeps it is seen.
+	if c.Profile.KeepsOnlyLastTurnThinking(c.Target.Route.Model) {
 		return
 	}
 	own := ref.Table.Dialects.Anthropic.Decide(c.Target.Route.BaseURL, c.Target.Route.Model)

@@ -21,12 +21,18 @@ import (
 func Fixed(d engine.Decision) engine.Decider { return fixedDecider{d} }
 
 // fixedDecider plays one wire variant: a fixed decision, less the
-// carriers recorded as refused, padded only while RC is a carrier.
+// carriers recorded as refused, padded only while RC is a carrier. A
+// native decision is played as is, as [engine.Table.Decide] gives it: its
+// dialect pads (an unsigned Anthropic-compatible must-echo endpoint gets
+// a " " thinking block) and subtracts no carrier.
 type fixedDecider struct{ d engine.Decision }
 
 func (f fixedDecider) Decide(r engine.Route, rejected engine.CarrierSet) engine.Decision {
 	d := f.d
 	d.Route = r
+	if d.Native {
+		return d
+	}
 	d.Rejected = d.Carriers.Intersect(rejected)
 	d.Carriers = d.Carriers.Minus(rejected)
 	d.Pad = d.Pad && d.Carriers.Has(engine.ReasoningContent)

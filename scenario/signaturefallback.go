@@ -31,7 +31,10 @@ func learnsSignatureRefusals(t matrix.Target, p *providers.Profile) (bool, strin
 // blocks, the fingerprints persisted, and after resume the first request
 // must leave them out, be accepted as sent, and still carry the signatures
 // issued after the refusal. A route that replays no earlier turn's
-// thinking never sends the block, and the cell says so.
+// thinking never sends the block, and the cell says so. A model its
+// profile documents as keeping only the last turn's thinking must never
+// be sent it: the script still runs to its end, then fails, quoting the
+// refusal the replay bought.
 func signatureFallback(ctx context.Context, c *Conv) error {
 	if _, err := toolLoop(ctx, c, questions[0]); err != nil {
 		return err
@@ -55,6 +58,24 @@ func signatureFallback(ctx context.Context, c *Conv) error {
 		}
 		c.Note("the route replays no earlier turn's thinking, so the foreign signature never reached the wire")
 		return nil
+	}
+	// wasted is the finding, kept for the end so that the rest of the
+	// script still runs (and records its evidence), when the model reads
+	// no earlier turn's thinking yet the route replayed it: the API still
+	// checks its signature (openclaw/openclaw#99382), so replaying it
+	// bought a refusal and nothing else.
+	var wasted error
+	if m := c.Target.Route.Model; c.Profile.KeepsOnlyLastTurnThinking(m) && res.Exchanges[0].Status >= 400 {
+		refusal := gjson.GetBytes(res.Exchanges[0].Response, "error.message").String()
+		if refusal == "" {
+			refusal = gjson.GetBytes(res.Exchanges[0].Response, "message").String() // Bedrock's envelope
+		}
+		if refusal == "" {
+			refusal = string(res.Exchanges[0].Response)
+		}
+		wasted = fail("a foreign signature on an earlier turn, for "+m+", which keeps only the last turn's thinking (its profile's prior_thinking)",
+			"the earlier turn's thinking left out, so nothing is refused",
+			fmt.Sprintf("it was replayed and refused (%d): %s", res.Exchanges[0].Status, refusal))
 	}
 	if len(res.Exchanges) != 2 || len(res.Verdicts) != 1 {
 		return fail("a foreign signature replayed on an earlier turn", "a refusal, one learnt verdict and one retry", fmt.Sprintf("%d requests and verdicts %v", len(res.Exchanges), res.Verdicts))
@@ -107,5 +128,5 @@ func signatureFallback(ctx context.Context, c *Conv) error {
 			return fail("the first request after resume", "every signature issued after the refusal, byte for byte", short(v)+" missing")
 		}
 	}
-	return nil
+	return wasted
 }

@@ -55,6 +55,20 @@ func TestCommittedProfiles(t *testing.T) {
 		case modeResponses:
 			path, body = respPath, respAnswer
 		}
+		for _, r := range p.Rules {
+			// A platform that serves no /v1/messages is asked on its own
+			// path, and answers the Messages path with its refusal.
+			if r.When.Kind != providers.ConditionPathNotServed || !strings.HasSuffix(path, r.When.Field) {
+				continue
+			}
+			if rec := post(s, path, body); rec.Code != r.Status || !strings.Contains(rec.Body.String(), "404") && !strings.Contains(rec.Body.String(), "UnknownOperation") {
+				t.Errorf("%s: %s got %d (%.120s), want rule %s's %d", p.Name, path, rec.Code, rec.Body, r.ID, r.Status)
+			}
+			path = "/model/anthropic.claude-opus-4-6-v1:0/invoke"
+			if strings.Contains(p.Name, "vertex") {
+				path = "/v1/projects/demo/locations/us-east5/publishers/anthropic/models/claude-opus-4-6:rawPredict"
+			}
+		}
 		if rec := post(s, path, body); rec.Code != 200 {
 			t.Errorf("%s: a first-turn request got %d: %.200s", p.Name, rec.Code, rec.Body)
 		}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/replaycheck/replaycheck/providers"
 )
@@ -41,6 +42,11 @@ func supports(d dialect, c providers.Condition) error {
 		return d.supports(c)
 	case providers.ConditionReasoningWithoutFollower, providers.ConditionItemWithoutReasoning, providers.ConditionToolOutputMissing:
 		return d.supports(c)
+	case providers.ConditionPathNotServed:
+		if c.Field == "" {
+			return fmt.Errorf("condition %s: no field", c.Kind)
+		}
+		return nil
 	default:
 		return fmt.Errorf("condition kind %q is not simulated", c.Kind)
 	}
@@ -58,6 +64,12 @@ func (s *Simulator) match(q *request) (*providers.Rule, hit, bool) {
 		rule := &s.p.Rules[i]
 		c := rule.When
 		if !c.AppliesTo(q.model) || !rule.HoldsOn(s.date) {
+			continue
+		}
+		if c.Kind == providers.ConditionPathNotServed {
+			if strings.HasSuffix(q.path, c.Field) {
+				return rule, hit{index: 0, field: c.Field, path: q.path}, true
+			}
 			continue
 		}
 		if c.Kind == providers.ConditionTopLevelFieldPresent {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -193,7 +194,12 @@ func triggersFor(t *testing.T, srv simServer, c providers.Condition, model strin
 	case providers.APIModeChat:
 		return chatTriggers(c, model)
 	case providers.APIModeAnthropic:
-		return anthropicTriggers(c, model)
+		if c.Kind == providers.ConditionPathNotServed {
+			body := `{"model":` + q(model) + `,"max_tokens":1024,"messages":[{"role":"user","content":"hi"}]}`
+			return []trigger{{"a request in the Messages API's shape at " + c.Field, c.Field, body, 0, c.Field, nil}}, nil
+		}
+		triggers, err := anthropicTriggers(c, model)
+		return onOwnPath(srv.p, triggers, model), err
 	case providers.APIModeBedrockConverse:
 		return converseTriggers(t, srv, c, model)
 	case providers.APIModeGemini:
@@ -272,6 +278,27 @@ func chatTriggers(c providers.Condition, model string) ([]trigger, error) {
 		return []trigger{one("a tool call with a forged thought signature", chatAssistant(`,"tool_calls":[`+call+`]`), "tool_calls.0.extra_content.google.thought_signature", chatTool)}, nil
 	}
 	return nil, fmt.Errorf("chat: no trigger for %s(%s)", c.Kind, c.Field)
+}
+
+// onOwnPath moves Anthropic triggers off /v1/messages for a platform
+// profile that serves no model call there (a path_not_served rule): onto
+// Bedrock's InvokeModel path, or Vertex's rawPredict one.
+func onOwnPath(p *providers.Profile, triggers []trigger, model string) []trigger {
+	for _, r := range p.Rules {
+		if r.When.Kind != providers.ConditionPathNotServed {
+			continue
+		}
+		own := "/model/" + url.PathEscape(model) + "/invoke"
+		if slices.ContainsFunc(p.Hosts, func(h string) bool { return strings.HasSuffix(h, "aiplatform.googleapis.com") }) {
+			own = "/v1/projects/demo/locations/us-east5/publishers/anthropic/models/" + url.PathEscape(model) + ":rawPredict"
+		}
+		for i := range triggers {
+			if strings.HasSuffix(triggers[i].path, r.When.Field) {
+				triggers[i].path = own
+			}
+		}
+	}
+	return triggers
 }
 
 func anthropicTriggers(c providers.Condition, model string) ([]trigger, error) {
