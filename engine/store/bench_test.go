@@ -73,15 +73,7 @@ func BenchmarkSaveLoadLong(b *testing.B) {
 // and encodes nothing).
 func BenchmarkResaveLong(b *testing.B) {
 	ctx := context.Background()
-	st, _ := openTemp(b)
-	doc := longsession.Budget()
-	sess, err := engine.ParseSession(doc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := st.Save(ctx, sess); err != nil {
-		b.Fatal(err)
-	}
+	st, sess, doc := savedLongSession(b)
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -96,15 +88,7 @@ func BenchmarkResaveLong(b *testing.B) {
 // are encoded and written.
 func BenchmarkSaveNextTurnLong(b *testing.B) {
 	ctx := context.Background()
-	st, _ := openTemp(b)
-	doc := longsession.Budget()
-	sess, err := engine.ParseSession(doc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := st.Save(ctx, sess); err != nil {
-		b.Fatal(err)
-	}
+	st, sess, _ := savedLongSession(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		sess.Messages = append(sess.Messages,
@@ -114,4 +98,19 @@ func BenchmarkSaveNextTurnLong(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// savedLongSession opens a temporary store holding the 2,000-turn, 67 MB
+// session, and returns the session and its document.
+func savedLongSession(b *testing.B) (*Store, *engine.Session, []byte) {
+	st, _ := openTemp(b)
+	doc := longsession.Budget()
+	sess, err := engine.ParseSession(doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := st.Save(context.Background(), sess); err != nil {
+		b.Fatal(err)
+	}
+	return st, sess, doc
 }
