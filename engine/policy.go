@@ -525,6 +525,17 @@ type ResponsesFamily struct {
 	Match EndpointMatch
 }
 
+// FamilyOf returns the first family matching a hostname, and whether one
+// does.
+func (p ResponsesPolicy) FamilyOf(hostname string) (ResponsesFamily, bool) {
+	for _, f := range p.Families {
+		if f.Match.Matches(hostname, "") {
+			return f, true
+		}
+	}
+	return ResponsesFamily{}, false
+}
+
 // Family names the issuing family of a hostname: the id of the first
 // family matching it, followed by "/" and the hostname when the family is
 // per host; a hostname no family lists is a family of its own,
@@ -533,16 +544,14 @@ func (p ResponsesPolicy) Family(hostname string) string {
 	if hostname == "" {
 		return ""
 	}
-	for _, f := range p.Families {
-		if !f.Match.Matches(hostname, "") {
-			continue
-		}
-		if f.PerHost {
-			return f.ID + "/" + hostname
-		}
-		return f.ID
+	f, ok := p.FamilyOf(hostname)
+	switch {
+	case !ok:
+		return "host:" + hostname
+	case f.PerHost:
+		return f.ID + "/" + hostname
 	}
-	return "host:" + hostname
+	return f.ID
 }
 
 // SameIssuer reports whether a reasoning item issued on the route issuer

@@ -24,16 +24,11 @@ func issuers(p engine.ResponsesPolicy, hostname string) string {
 	if hostname == "" {
 		return ""
 	}
-	for _, f := range p.Families {
-		if !f.Match.Matches(hostname, "") {
-			continue
-		}
-		if f.PerHost {
-			return "host:" + hostname
-		}
-		set := append(slices.Clone(f.Match.Hosts), f.Match.HostPatterns...)
-		slices.Sort(set)
-		return "family:" + strings.Join(slices.Compact(set), ",")
+	f, ok := p.FamilyOf(hostname)
+	if !ok || f.PerHost {
+		return "host:" + hostname
 	}
-	return "host:" + hostname
+	set := append(slices.Clone(f.Match.Hosts), f.Match.HostPatterns...)
+	slices.Sort(set)
+	return "family:" + strings.Join(slices.Compact(set), ",")
 }
