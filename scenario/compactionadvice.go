@@ -46,23 +46,38 @@ func (c *Conv) adviseIfPriorRead(ctx context.Context) {
 		return
 	}
 	own := ref.Table.Dialects.Anthropic.Decide(c.Target.Route.BaseURL, c.Target.Route.Model)
-	for _, r := range []engine.ReasoningReplay{engine.ReplaySigned, engine.ReplayUnsigned} {
+	contracts := []engine.ReasoningReplay{engine.ReplaySigned, engine.ReplayUnsigned}
+	variant := func(r engine.ReasoningReplay) *engine.Table {
+		return anthropicVariant(ref.Table, r, true, own.LearnRejections)
+	}
+	if r, note, ok := c.readWhenReplayed(ctx, ref, contracts, variant, "-prior"); ok {
+		c.Advise("after compaction the route replays no earlier turn's thinking; the provider is recorded reading it when it is replayed %s: %s", r, note)
+	}
+}
+
+// readWhenReplayed runs compaction's script again under the table each
+// replay contract gives, judged by recorded answers only, and returns the
+// first contract under which the provider is recorded reading the kept
+// turns' reasoning, with the note that shows it. suffix tells the
+// variant's session from the cell's.
+func (c *Conv) readWhenReplayed(ctx context.Context, ref Reference, contracts []engine.ReasoningReplay, table func(engine.ReasoningReplay) *engine.Table, suffix string) (engine.ReasoningReplay, string, bool) {
+	for _, r := range contracts {
 		v := &Conv{
 			Target: c.Target, Dialect: c.Dialect, Profile: c.Profile,
-			Impl:    Reference{Table: anthropicVariant(ref.Table, r, true, own.LearnRejections), Dir: ref.Dir},
+			Impl:    Reference{Table: table(r), Dir: ref.Dir},
 			Client:  &http.Client{Transport: recordedOnly{c.Replay}},
-			Session: &engine.Session{ID: c.Session.ID + "-prior"},
+			Session: &engine.Session{ID: c.Session.ID + suffix},
 		}
 		if err := compactionRun(ctx, v); err != nil {
 			continue
 		}
 		for _, n := range v.notes {
 			if i := strings.Index(n, "the answer still states each kept turn's conclusion"); i >= 0 {
-				c.Advise("after compaction the route replays no earlier turn's thinking; the provider is recorded reading it when it is replayed %s: %s", r, n[i:])
-				return
+				return r, n[i:], true
 			}
 		}
 	}
+	return "", "", false
 }
 
 // compactionRun is compaction's script, set at init: the script itself

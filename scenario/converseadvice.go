@@ -2,8 +2,6 @@ package scenario
 
 import (
 	"context"
-	"net/http"
-	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
 )
@@ -22,21 +20,9 @@ func (c *Conv) adviseIfConverseRead(ctx context.Context, ref Reference) {
 	if ref.Table.Dialects.Converse.For(route.Model).Replay != engine.ReplayStripped {
 		return
 	}
-	for _, r := range []engine.ReasoningReplay{engine.ReplayUnsigned, engine.ReplaySigned} {
-		v := &Conv{
-			Target: c.Target, Dialect: c.Dialect, Profile: c.Profile,
-			Impl:    Reference{Table: replayTable(ref.Table, route, r), Dir: ref.Dir},
-			Client:  &http.Client{Transport: recordedOnly{c.Replay}},
-			Session: &engine.Session{ID: c.Session.ID + "-replayed"},
-		}
-		if err := compactionRun(ctx, v); err != nil {
-			continue
-		}
-		for _, n := range v.notes {
-			if i := strings.Index(n, "the answer still states each kept turn's conclusion"); i >= 0 {
-				c.Advise("the route's Converse row strips reasoningContent; the provider is recorded reading it when it is replayed %s: %s", r, n[i:])
-				return
-			}
-		}
+	contracts := []engine.ReasoningReplay{engine.ReplayUnsigned, engine.ReplaySigned}
+	variant := func(r engine.ReasoningReplay) *engine.Table { return replayTable(ref.Table, route, r) }
+	if r, note, ok := c.readWhenReplayed(ctx, ref, contracts, variant, "-replayed"); ok {
+		c.Advise("the route's Converse row strips reasoningContent; the provider is recorded reading it when it is replayed %s: %s", r, note)
 	}
 }
