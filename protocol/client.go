@@ -34,6 +34,10 @@ type Config struct {
 	// HelloTimeout bounds the hello of each started process, which also
 	// waits out the implementation's start-up; zero means Timeout.
 	HelloTimeout time.Duration
+
+	// maxLine bounds a reply line; zero means MaxLine. Tests lower it
+	// to see a too-long reply refused without writing a GiB.
+	maxLine int
 }
 
 // An Error is a protocol failure: the implementation crashed, timed out,

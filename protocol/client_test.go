@@ -47,6 +47,9 @@ func TestPeerFailures(t *testing.T) {
 			// The restarted test binary's start-up is not what a row
 			// times, so a loaded machine can take its time to say hello.
 			cfg.Timeout, cfg.HelloTimeout = tc.timeout, shortTimeout
+			if tc.peer == "huge" {
+				cfg.maxLine = testMaxLine
+			}
 			c, err := Start(context.Background(), cfg)
 			if err != nil {
 				t.Fatalf("%s: start: %v", tc.reason, err)
@@ -184,4 +187,31 @@ func TestClientSupports(t *testing.T) {
 
 func targetWithMode(mode engine.APIMode) matrix.Target {
 	return matrix.Target{ID: "t", Route: engine.Route{APIMode: mode, Provider: "p", BaseURL: "https://example.com", Model: "m"}}
+}
+
+// TestLongReply has the client take a reply over 16 MiB: a shaped body
+// for a long session is tens of MB, and the client takes a reply line as
+// long as the server takes a request line.
+func TestLongReply(t *testing.T) {
+	if MaxLine < MaxRequestLine {
+		t.Fatalf("the client takes replies of %d MiB, the server requests of %d MiB", MaxLine>>20, MaxRequestLine>>20)
+	}
+	cfg := peerCommand(t, "long")
+	cfg.Timeout, cfg.HelloTimeout = 10*time.Second, shortTimeout
+	c, err := Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	impl, err := c.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := impl.Decide(context.Background(), testRoute, 0)
+	if err != nil {
+		t.Fatalf("a %d MiB reply: %v", longReply>>20, err)
+	}
+	if len(d.Reasons) != 1 || len(d.Reasons[0]) != longReply {
+		t.Errorf("the long reply's reason came back with %d reasons", len(d.Reasons))
+	}
 }

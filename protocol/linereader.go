@@ -33,7 +33,7 @@ func (lr *lineReader) next(limit int) ([]byte, error) {
 		if i := bytes.IndexByte(line[scanned:], '\n'); i >= 0 {
 			end := scanned + i + 1
 			if end > limit {
-				return nil, errLineTooLong
+				return nil, lineTooLong(limit)
 			}
 			lr.rest = line[end:]
 			lr.hint = max(lr.hint, end+1)
@@ -41,7 +41,7 @@ func (lr *lineReader) next(limit int) ([]byte, error) {
 		}
 		scanned = len(line)
 		if len(line) > limit {
-			return nil, errLineTooLong
+			return nil, lineTooLong(limit)
 		}
 		if lr.err != nil {
 			return line, lr.err

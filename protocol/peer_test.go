@@ -35,6 +35,14 @@ func peerCommand(t *testing.T, name string) Config {
 	return Config{Command: []string{exe}, Env: []string{envPeer + "=" + name}}
 }
 
+// testMaxLine is the reply limit the huge peer's client holds (16 MiB,
+// the client's limit before it took what the server takes).
+const testMaxLine = 16 << 20
+
+// longReply is the length of the long peer's reason: over the old 16 MiB
+// limit, as a shaped body for a 67 MB session is.
+const longReply = 17 << 20
+
 // goodHello is the hello of every peer that gets past hello.
 const goodHello = `{"implementation":{"name":"peer","version":"1"},"protocol":1,"api_modes":["chat"]}`
 
@@ -114,7 +122,9 @@ func runPeer(name string) int {
 		case "wrong-id":
 			fmt.Printf(`{"id":%d,"result":{"carriers":[],"pad":false}}`+"\n", req.ID+100)
 		case "huge":
-			fmt.Printf(`{"id":%d,"result":{"carriers":[],"pad":false,"reasons":["%s"]}}`+"\n", req.ID, strings.Repeat("x", MaxLine+1))
+			fmt.Printf(`{"id":%d,"result":{"carriers":[],"pad":false,"reasons":["%s"]}}`+"\n", req.ID, strings.Repeat("x", testMaxLine+1))
+		case "long":
+			fmt.Printf(`{"id":%d,"result":{"carriers":[],"pad":false,"reasons":["%s"]}}`+"\n", req.ID, strings.Repeat("x", longReply))
 		case "two-answers":
 			reply(`"result":{"carriers":[],"pad":false},"unsupported":{"reason":"both"}`)
 		case "unknown-field":

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -12,14 +13,16 @@ import (
 	"time"
 )
 
-// MaxLine bounds one line of the protocol (16 MiB): a longer reply is a
-// protocol error, read no further.
-const MaxLine = 16 << 20
+// MaxLine bounds one line of the protocol either way (1 GiB): a longer
+// reply is a protocol error, read no further. A connector takes the whole
+// session on every request and a shaped body carries it back, and long
+// sessions are tens of MB, so the client takes a reply as long as a
+// request the [Server] takes.
+const MaxLine = 1 << 30
 
-// MaxRequestLine bounds one request line a [Server] reads (1 GiB): a
-// connector takes the whole session on every request, and long sessions
-// are tens of MB.
-const MaxRequestLine = 1 << 30
+// MaxRequestLine bounds one request line a [Server] reads: [MaxLine], the
+// same bound the client holds a reply to.
+const MaxRequestLine = MaxLine
 
 // stderrTail is how much of the implementation's standard error an error
 // quotes: the last bytes it wrote.
@@ -29,8 +32,23 @@ const stderrTail = 2048
 // before it is killed, and how long bye waits.
 const exitGrace = 2 * time.Second
 
-// errLineTooLong is a reply longer than [MaxLine].
-var errLineTooLong = fmt.Errorf("a line longer than %d MiB", MaxLine>>20)
+// errLineTooLong is a line longer than the limit in play.
+var errLineTooLong = errors.New("a line too long")
+
+// lineTooLong is errLineTooLong saying the limit: a line longer than
+// limit bytes.
+func lineTooLong(limit int) error {
+	return &tooLongError{limit: limit}
+}
+
+// A tooLongError is a line longer than limit bytes; it is errLineTooLong.
+type tooLongError struct{ limit int }
+
+func (e *tooLongError) Error() string {
+	return fmt.Sprintf("a line longer than %d MiB", e.limit>>20)
+}
+
+func (e *tooLongError) Is(target error) bool { return target == errLineTooLong }
 
 // A process is one running implementation: its standard input, a reader
 // of its output lines, and the tail of its standard error.
@@ -83,7 +101,7 @@ func startProcess(cfg Config) (*process, error) {
 		return nil, err
 	}
 	p.stdin = stdin
-	go p.read(stdout)
+	go p.read(stdout, cmp.Or(cfg.maxLine, MaxLine))
 	go func() {
 		p.err = cmd.Wait()
 		close(p.done)
@@ -92,13 +110,13 @@ func startProcess(cfg Config) (*process, error) {
 }
 
 // read sends each output line, then the error that ended the output, and
-// closes the channel. A line longer than MaxLine ends the reading.
-func (p *process) read(out io.ReadCloser) {
+// closes the channel. A line longer than limit ends the reading.
+func (p *process) read(out io.ReadCloser, limit int) {
 	defer out.Close()
 	defer close(p.lines)
 	r := bufio.NewReaderSize(out, 64<<10)
 	for {
-		line, err := readLine(r, MaxLine)
+		line, err := readLine(r, limit)
 		if len(line) > 0 {
 			p.lines <- lineResult{line: line}
 		}
@@ -120,7 +138,7 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if len(line)+len(chunk) > limit {
-			return nil, errLineTooLong
+			return nil, lineTooLong(limit)
 		}
 		line = append(line, chunk...)
 		if !errors.Is(err, bufio.ErrBufferFull) {
