@@ -18,6 +18,10 @@ type Request struct {
 	Tools []Tool
 	// Stream asks for a streamed response.
 	Stream bool
+	// Quoted, when not nil, holds the JSON forms the session's reasoning
+	// strings had in the document it was parsed from: a dialect may copy
+	// them instead of escaping the strings again (the chat dialect does).
+	Quoted *QuotedStrings
 }
 
 // A Tool is a function the model may call.

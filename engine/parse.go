@@ -24,6 +24,13 @@ var errSlow = errors.New("engine: not for the fast parser")
 type scanner struct {
 	b []byte
 	i int
+	// quoted, when not nil, keeps the JSON forms of long reasoning
+	// strings (see optStr).
+	quoted *QuotedStrings
+	// laters are the very long reasoning strings put off, laterBytes
+	// their length (see decodeLater).
+	laters     []laterStr
+	laterBytes int
 }
 
 // space skips whitespace.
@@ -64,32 +71,71 @@ func (s *scanner) null() bool {
 // str consumes a string and returns it decoded. It gives up on a \u
 // escape or invalid UTF-8, which encoding/json decodes with replacements.
 func (s *scanner) str() (string, error) {
-	s.space()
-	if s.i >= len(s.b) || s.b[s.i] != '"' {
-		return "", errSlow
+	start, escaped, err := s.strBody()
+	if err != nil {
+		return "", err
 	}
-	body := s.b[s.i+1:]
-	n, escaped := jsonscan.StringEnd(body)
-	if n < 0 {
-		return "", errSlow
-	}
-	body = body[:n]
-	s.i += n + 2
-	if !jsonscan.ValidUTF8(body) {
-		return "", errSlow
-	}
-	if !escaped {
-		return string(body), nil
-	}
-	return unescape(body)
+	v, _, err := decodeStr(s.b[start+1:s.i-1], escaped)
+	return v, err
 }
 
-// optStr consumes a string or null (nil).
+// strBody consumes a string and returns where it starts (its opening
+// quote) and whether it has escapes; it ends at s.i.
+func (s *scanner) strBody() (start int, escaped bool, err error) {
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return 0, false, errSlow
+	}
+	start = s.i
+	n, escaped := jsonscan.StringEnd(s.b[s.i+1:])
+	if n < 0 {
+		return 0, false, errSlow
+	}
+	s.i += n + 2
+	return start, escaped, nil
+}
+
+// decodeStr decodes a string body; canonical reports whether the body is
+// what AppendQuoted writes for the string, quotes aside. It gives up on a
+// \u escape or invalid UTF-8.
+func decodeStr(body []byte, escaped bool) (v string, canonical bool, err error) {
+	if !jsonscan.ValidUTF8(body) {
+		return "", false, errSlow
+	}
+	if !escaped {
+		v = string(body)
+		return v, !hasLineSeparator(v), nil
+	}
+	if v, canonical, err = unescape(body); err != nil {
+		return "", false, err
+	}
+	return v, canonical && !hasLineSeparator(v), nil
+}
+
+// optStr consumes a string or null (nil). It is how a message's reasoning
+// strings are read: when the scanner keeps quoted forms, a long one's
+// form is kept, and a very long one is decoded after the document is
+// read (see decodeLater).
 func (s *scanner) optStr() (*string, error) {
 	if s.null() {
 		return nil, nil
 	}
-	v, err := s.str()
+	if s.quoted == nil {
+		v, err := s.str()
+		return &v, err
+	}
+	if p, ok := s.later(); ok {
+		return p, nil
+	}
+	start, escaped, err := s.strBody()
+	if err != nil {
+		return nil, err
+	}
+	form := s.b[start:s.i:s.i]
+	v, canonical, err := decodeStr(form[1:len(form)-1], escaped)
+	if err == nil && canonical && len(v) >= minQuoted {
+		s.quoted.keep(v, form)
+	}
 	return &v, err
 }
 
@@ -161,8 +207,11 @@ func (s *scanner) array(elem func() error) error {
 
 // unescape decodes a string body with escapes other than \u. It writes
 // the string once, into a builder whose bytes become the string (a long
-// reasoning string is not copied a second time).
-func unescape(body []byte) (string, error) {
+// reasoning string is not copied a second time). canonical reports
+// whether every escape is the one AppendQuoted writes for its byte (not
+// \/, \b or \f).
+func unescape(body []byte) (v string, canonical bool, err error) {
+	canonical = true
 	var out strings.Builder
 	out.Grow(len(body))
 	for i := 0; i < len(body); {
@@ -174,12 +223,17 @@ func unescape(body []byte) (string, error) {
 		j += i
 		out.Write(body[i:j])
 		switch c := body[j+1]; c {
-		case '"', '\\', '/':
+		case '"', '\\':
 			out.WriteByte(c)
+		case '/':
+			out.WriteByte(c)
+			canonical = false
 		case 'b':
 			out.WriteByte('\b')
+			canonical = false
 		case 'f':
 			out.WriteByte('\f')
+			canonical = false
 		case 'n':
 			out.WriteByte('\n')
 		case 'r':
@@ -187,11 +241,11 @@ func unescape(body []byte) (string, error) {
 		case 't':
 			out.WriteByte('\t')
 		default:
-			return "", errSlow
+			return "", false, errSlow
 		}
 		i = j + 2
 	}
-	return out.String(), nil
+	return out.String(), canonical, nil
 }
 
 // seen records the keys of one object, to give up on a key given twice.

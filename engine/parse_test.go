@@ -113,6 +113,22 @@ var parseCases = []string{
 	`5`,
 	`null`,
 	`{"messages":[{"role":"user","content":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}]}`,
+	// Reasoning strings long enough to be checked after the document is
+	// read (minLater), when quoted forms are kept.
+	longReasoning(`a\nb\"c `),
+	longReasoning("a\tb"),
+	longReasoning(`a\xb`),
+	longReasoning(`a\u00e9b`),
+	longReasoning("a\xffb"),
+	longReasoning(`a\\`),
+	longReasoning(`a\\\`),
+	`{"messages":[{"role":"assistant","reasoning":"` + strings.Repeat("x", 5000),
+}
+
+// longReasoning is a session whose assistant turn's reasoning holds piece
+// over and over, past minLater.
+func longReasoning(piece string) string {
+	return `{"messages":[{"role":"assistant","reasoning_content":"` + strings.Repeat(piece, minLater/len(piece)+1) + `","reasoning":"short"}]}`
 }
 
 // TestParseSessionMatchesEncodingJSON: on every case, ParseSession returns
@@ -120,7 +136,7 @@ var parseCases = []string{
 // text. A fast parser that took a document it should give up on, or read
 // a value differently, turns this red.
 func TestParseSessionMatchesEncodingJSON(t *testing.T) {
-	cases := append(parseCases, string(longsession.Generate(3, 2000)))
+	cases := append(parseCases, string(longsession.Generate(3, 2000)), string(longsession.Generate(3, 2*minLater)))
 	for _, in := range cases {
 		checkSameParse(t, []byte(in))
 	}
@@ -136,13 +152,20 @@ func checkSameParse(t *testing.T, in []byte) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%.200q:\nsession %#v\nwant    %#v", in, got, want)
 	}
+	got, gotErr = ParseSessionQuoted(in, new(QuotedStrings))
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+		t.Fatalf("%.200q, keeping quoted forms:\nerror %v\nwant  %v", in, gotErr, wantErr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%.200q, keeping quoted forms:\nsession %#v\nwant    %#v", in, got, want)
+	}
 }
 
 // TestParseSessionTakesPlainInput: the fast parser reads plain documents
 // itself (the speed budget depends on it) rather than giving up on them.
 func TestParseSessionTakesPlainInput(t *testing.T) {
 	for _, in := range []string{parseCases[3], parseCases[4], parseCases[5], parseCases[6], parseCases[7], string(longsession.Generate(3, 2000))} {
-		if _, err := parseSessionFast([]byte(in)); err != nil {
+		if _, err := parseSessionFast([]byte(in), nil); err != nil {
 			t.Errorf("%.80q: the fast parser gave up", in)
 		}
 	}

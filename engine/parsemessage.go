@@ -109,11 +109,13 @@ func (s *scanner) plainStr() (string, error) {
 	return s.str()
 }
 
-// rawCopy consumes a value and returns a copy of its bytes.
+// rawCopy consumes a value and returns a copy of its bytes; the bytes
+// themselves when the document is kept for its quoted forms (it must not
+// change then anyway).
 func (s *scanner) rawCopy() (json.RawMessage, error) {
 	v, err := s.raw()
-	if err != nil {
-		return nil, err
+	if err != nil || s.quoted != nil {
+		return v, err
 	}
 	return append(json.RawMessage(nil), v...), nil
 }

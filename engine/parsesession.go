@@ -12,8 +12,8 @@ var sessionKeys = map[string]int{"id": 0, "messages": 1, "model_config": 2}
 // parseSessionFast reads a trimmed, non-empty session document in one
 // pass, or gives up with errSlow. It checks nothing ParseSession checks
 // after reading (roles, carriers): the caller does.
-func parseSessionFast(b []byte) (*Session, error) {
-	s := scanner{b: b}
+func parseSessionFast(b []byte, q *QuotedStrings) (*Session, error) {
+	s := scanner{b: b, quoted: q}
 	var sess Session
 	var err error
 	if b[0] == '[' {
@@ -26,6 +26,9 @@ func parseSessionFast(b []byte) (*Session, error) {
 	}
 	if s.space(); s.i != len(b) {
 		return nil, errSlow
+	}
+	if err := s.decodeLater(); err != nil {
+		return nil, err
 	}
 	return &sess, nil
 }

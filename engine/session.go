@@ -113,13 +113,21 @@ func (c ModelConfig) Clone() ModelConfig {
 // name the message index in play. It reads b once, validating as it goes
 // (about as fast as the bytes can be walked); raw values are copies, so b
 // may be reused afterwards.
-func ParseSession(b []byte) (*Session, error) {
+func ParseSession(b []byte) (*Session, error) { return ParseSessionQuoted(b, nil) }
+
+// ParseSessionQuoted is ParseSession that also keeps in q, when q is not
+// nil, the JSON forms of the session's long reasoning strings, for the
+// shaping of its requests (see [QuotedStrings]). The forms, and the
+// session's raw values then, share b's bytes: b must not change while
+// the session is in use.
+func ParseSessionQuoted(b []byte, q *QuotedStrings) (*Session, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil, fmt.Errorf("session: empty document")
 	}
-	s, err := parseSessionFast(b)
+	s, err := parseSessionFast(b, q)
 	if err != nil {
+		q.reset()
 		// encoding/json has checked the roles already.
 		if s, err = unmarshalSession(b); err != nil {
 			return nil, err

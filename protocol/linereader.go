@@ -36,7 +36,7 @@ func (lr *lineReader) next(limit int) ([]byte, error) {
 				return nil, lineTooLong(limit)
 			}
 			lr.rest = line[end:]
-			lr.hint = max(lr.hint, end+1)
+			lr.hint = max(lr.hint, end+end/8+2*minRead)
 			return line[:end:end], nil
 		}
 		scanned = len(line)

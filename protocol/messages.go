@@ -297,9 +297,10 @@ func optionsOf(req engine.Request) *Options {
 	return o
 }
 
-// request reads wire request options.
-func (o *Options) request() engine.Request {
-	req := engine.Request{Stream: o.Stream, Model: o.Model, System: o.System}
+// request reads wire request options; quoted are the forms of the
+// session's reasoning strings in the request line, if it was parsed there.
+func (o *Options) request(quoted *engine.QuotedStrings) engine.Request {
+	req := engine.Request{Stream: o.Stream, Model: o.Model, System: o.System, Quoted: quoted}
 	for _, t := range o.Tools {
 		req.Tools = append(req.Tools, engine.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}

@@ -23,6 +23,12 @@ type Server struct {
 	Hello Hello
 	// Impl answers every step.
 	Impl scenario.Implementation
+	// ValidBodies says Impl shapes only valid JSON, as the reference
+	// engine does: a shaped body is then checked only for whitespace
+	// between its tokens, its strings skipped a search for a quote at a
+	// time, before it is sent as it is. Without it a body is validated
+	// too, and one that is no JSON is an error reply.
+	ValidBodies bool
 }
 
 // Serve reads requests from in, one per line, and writes one reply line
@@ -127,7 +133,7 @@ func (srv *Server) answer(ctx context.Context, line []byte) (rep Reply, result [
 	case err != nil:
 		return errorReply(req.ID, err), nil, false
 	}
-	result, err = encodeResult(res)
+	result, err = encodeResult(res, srv.ValidBodies)
 	if err != nil {
 		return errorReply(req.ID, err), nil, false
 	}
@@ -137,27 +143,34 @@ func (srv *Server) answer(ctx context.Context, line []byte) (rep Reply, result [
 // decodeRequest reads a request line strictly. A session object in it is
 // parsed where it lies, in the same pass, and returned: dispatch takes it
 // instead of reading the session's bytes a second time. A session the
-// one-pass parser leaves (nil) is read by dispatch, as before.
-func decodeRequest(line []byte, req *Request) (*engine.Session, error) {
-	var sess *engine.Session
+// one-pass parser leaves (nil) is read by dispatch, as before. A parsed
+// session comes with the JSON forms of its long reasoning strings, which
+// share line's bytes, for shaping.
+func decodeRequest(line []byte, req *Request) (*parsedSession, error) {
+	var parsed *parsedSession
 	err := decodeStrictWith(line, req, "request", func(key string, i int) (int, bool) {
 		if key != "session" || line[i] != '{' {
 			return 0, false
 		}
-		s, n, ok := engine.ParseSessionPrefix(line[i:])
+		q := new(engine.QuotedStrings)
+		s, n, ok := engine.ParseSessionPrefix(line[i:], q)
 		if !ok {
 			return 0, false
 		}
-		sess = s
+		parsed = &parsedSession{session: s, quoted: q}
 		return i + n, true
 	})
-	if err != nil {
+	if err != nil || req.Session == nil {
 		return nil, err
 	}
-	if req.Session == nil {
-		sess = nil
-	}
-	return sess, nil
+	return parsed, nil
+}
+
+// parsedSession is a request's session, read where it lies in the
+// request line, with the forms of its reasoning strings there.
+type parsedSession struct {
+	session *engine.Session
+	quoted  *engine.QuotedStrings
 }
 
 func errorReply(id int64, err error) Reply {
@@ -166,7 +179,7 @@ func errorReply(id int64, err error) Reply {
 
 // dispatch runs one step with the implementation; parsed, when not nil,
 // is the request's session, already read.
-func (srv *Server) dispatch(ctx context.Context, req *Request, parsed *engine.Session) (any, error) {
+func (srv *Server) dispatch(ctx context.Context, req *Request, parsed *parsedSession) (any, error) {
 	switch req.Cmd {
 	case CmdHello:
 		if req.Protocol != Version {
@@ -190,7 +203,11 @@ func (srv *Server) dispatch(ctx context.Context, req *Request, parsed *engine.Se
 			return nil, err
 		}
 	}
-	s := parsed
+	var s *engine.Session
+	var quoted *engine.QuotedStrings
+	if parsed != nil {
+		s, quoted = parsed.session, parsed.quoted
+	}
 	switch {
 	case s != nil:
 		if err := checkConfig(s.Config, "request.session.model_config"); err != nil {
@@ -211,10 +228,10 @@ func (srv *Server) dispatch(ctx context.Context, req *Request, parsed *engine.Se
 		d, err := srv.Impl.Decide(ctx, r, rejected)
 		return decisionOf(d), err
 	case CmdShape:
-		body, err := srv.Impl.Shape(ctx, s, d, req.Options.request())
+		body, err := srv.Impl.Shape(ctx, s, d, req.Options.request(quoted))
 		return BodyResult{Body: body}, err
 	case CmdReshape:
-		body, err := srv.Impl.Reshape(ctx, req.Body, s, d, req.Options.request())
+		body, err := srv.Impl.Reshape(ctx, req.Body, s, d, req.Options.request(quoted))
 		return BodyResult{Body: body}, err
 	case CmdCapture:
 		resp, err := req.response()
@@ -293,15 +310,17 @@ func writeReply(w *bufio.Writer, rep Reply, result [][]byte) error {
 // body or session that is already compact JSON (a shaped body always is,
 // on the reference engine; a session in its storage form too) is one
 // piece as it is: encodeLine would only check, compact and copy it again,
-// and a long session's body is tens of MB.
-func encodeResult(res any) ([][]byte, error) {
+// and a long session's body is tens of MB. validBodies says a body is
+// known to be valid JSON (see [Server.ValidBodies]); a session always is,
+// encodeSession having written it.
+func encodeResult(res any, validBodies bool) ([][]byte, error) {
 	switch r := res.(type) {
 	case BodyResult:
-		if isCompactValue(r.Body) {
+		if isCompact(r.Body, validBodies) {
 			return [][]byte{[]byte(`{"body":`), r.Body, []byte("}")}, nil
 		}
 	case SessionResult:
-		if isCompactValue(r.Session) {
+		if isCompact(r.Session, true) {
 			return [][]byte{[]byte(`{"session":`), r.Session, []byte("}")}, nil
 		}
 	}
@@ -309,9 +328,13 @@ func encodeResult(res any) ([][]byte, error) {
 	return [][]byte{bytes.TrimSuffix(raw, []byte("\n"))}, err
 }
 
-// isCompactValue reports whether raw is one valid JSON value with no
+// isCompact reports whether raw is one valid JSON value with no
 // insignificant whitespace: what encoding/json writes a json.RawMessage
-// as, byte for byte.
-func isCompactValue(raw []byte) bool {
+// as, byte for byte. valid says raw is known to be valid JSON, so only
+// whitespace between tokens is looked for.
+func isCompact(raw []byte, valid bool) bool {
+	if valid {
+		return len(raw) > 0 && engine.IsCompactValidJSON(raw)
+	}
 	return engine.IsCompactJSON(raw)
 }

@@ -71,9 +71,18 @@ func TestServe(t *testing.T) {
 // TestWriteReply: a reply line is the bytes encodeLine writes for the
 // reply, whether its result is spliced in as it is (compact JSON) or
 // encoded (a body with whitespace, a body that is no JSON, other
-// results).
+// results), and whether bodies are known to be valid JSON or not.
 func TestWriteReply(t *testing.T) {
-	body := `{"model":"m","messages":[{"role":"user","content":"<&>\u2028 \" } "}]}`
+	for _, valid := range []bool{false, true} {
+		testWriteReply(t, valid)
+	}
+	if _, err := encodeResult(BodyResult{Body: json.RawMessage(`{"model":`)}, false); err == nil {
+		t.Error("a body that is no JSON was written")
+	}
+}
+
+func testWriteReply(t *testing.T, validBodies bool) {
+	body := `{"model":"m","messages":[{"role":"user","content":"<&>\u2028 \" } \\"},{"role":"user","content":"a\\\" "}]}`
 	for _, tc := range []struct {
 		id     int64
 		result any
@@ -86,12 +95,12 @@ func TestWriteReply(t *testing.T) {
 		{11, EstimateResult{Tokens: 3}, 1},
 		{-1, Empty{}, 1},
 	} {
-		result, err := encodeResult(tc.result)
+		result, err := encodeResult(tc.result, validBodies)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(result) != tc.pieces {
-			t.Errorf("reply %d: %d pieces, want %d", tc.id, len(result), tc.pieces)
+			t.Errorf("reply %d (valid bodies %v): %d pieces, want %d", tc.id, validBodies, len(result), tc.pieces)
 		}
 		raw, err := encodeLine(tc.result)
 		if err != nil {
@@ -101,9 +110,6 @@ func TestWriteReply(t *testing.T) {
 	}
 	for _, rep := range []Reply{{ID: 3, Error: &StepFailure{Message: "no"}}, {ID: 4, Unsupported: &Unsupported{Reason: "n/a"}}} {
 		checkReplyLine(t, rep, nil)
-	}
-	if _, err := encodeResult(BodyResult{Body: json.RawMessage(`{"model":`)}); err == nil {
-		t.Error("a body that is no JSON was written")
 	}
 }
 

@@ -28,7 +28,7 @@ func runConnector(ctx context.Context, std *streams, args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := &protocol.Server{Hello: referenceHello(), Impl: scenario.Reference{Table: &mf.Table}}
+	srv := &protocol.Server{Hello: referenceHello(), Impl: scenario.Reference{Table: &mf.Table}, ValidBodies: true}
 	return srv.Serve(ctx, std.in, std.out)
 }
 

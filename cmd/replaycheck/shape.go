@@ -49,7 +49,8 @@ func runShape(_ context.Context, std *streams, args []string) error {
 	if err != nil {
 		return err
 	}
-	sess, err := engine.ParseSession(b)
+	quoted := new(engine.QuotedStrings)
+	sess, err := engine.ParseSessionQuoted(b, quoted)
 	if err != nil {
 		// Only a document that does not parse is checked for its syntax,
 		// to name the line and column.
@@ -59,7 +60,7 @@ func runShape(_ context.Context, std *streams, args []string) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	d := mf.Table.Decide(route, sess.Config.RejectedFor(route.Key()))
-	body, err := dia.Shape(sess, d, engine.Request{Stream: *stream})
+	body, err := dia.Shape(sess, d, engine.Request{Stream: *stream, Quoted: quoted})
 	if err != nil {
 		return fmt.Errorf("%s: shape for %s %s: %w", name, route.APIMode, route.Host(), err)
 	}

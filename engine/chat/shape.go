@@ -57,7 +57,7 @@ func AppendRequest(dst []byte, msgs []engine.Message, d engine.Decision, req eng
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = AppendMessage(dst, &msgs[i], d)
+		dst = AppendMessage(dst, &msgs[i], d, req.Quoted)
 	}
 	dst = append(dst, ']')
 	if len(req.Tools) > 0 {
@@ -128,8 +128,9 @@ func wireText(m *engine.Message) string {
 // only their own route's private native fields (§3.3); other messages pass
 // through, but a reasoning key the route does not read never reaches it.
 // Bookkeeping (keys starting with "_", timestamps, native blocks, call ids)
-// never reaches the wire.
-func AppendMessage(dst []byte, m *engine.Message, d engine.Decision) []byte {
+// never reaches the wire. q, when not nil, has the JSON forms of the
+// parsed session's reasoning strings, copied instead of escaped again.
+func AppendMessage(dst []byte, m *engine.Message, d engine.Decision, q *engine.QuotedStrings) []byte {
 	dst = append(dst, `{"role":`...)
 	dst = engine.AppendQuoted(dst, m.Role)
 	if m.Content != nil {
@@ -156,26 +157,33 @@ func AppendMessage(dst []byte, m *engine.Message, d engine.Decision) []byte {
 		dst = append(dst, ']')
 	}
 	if m.Role == "assistant" {
-		dst = appendAssistantCarriers(dst, m, d, gemini, copilot)
+		dst = appendAssistantCarriers(dst, m, d, q, gemini, copilot)
 	} else {
-		dst = appendPassThroughCarriers(dst, m, d)
+		dst = appendPassThroughCarriers(dst, m, d, q)
 	}
 	return appendExtra(dst, m.Extra)
 }
 
-func appendAssistantCarriers(dst []byte, m *engine.Message, d engine.Decision, gemini, copilot bool) []byte {
+func appendAssistantCarriers(dst []byte, m *engine.Message, d engine.Decision, q *engine.QuotedStrings, gemini, copilot bool) []byte {
 	text := wireText(m)
+	var quotedText []byte // text as JSON, once written
 	if d.Carriers.Has(engine.ReasoningContent) && (text != "" || d.Pad) {
-		rc := text
-		if rc == "" {
-			rc = Pad
-		}
 		dst = append(dst, `,"reasoning_content":`...)
-		dst = engine.AppendQuoted(dst, rc)
+		if text == "" {
+			dst = engine.AppendQuoted(dst, Pad)
+		} else {
+			start := len(dst)
+			dst = q.AppendQuoted(dst, text)
+			quotedText = dst[start:]
+		}
 	}
 	if d.Carriers.Has(engine.Reasoning) && text != "" {
 		dst = append(dst, `,"reasoning":`...)
-		dst = engine.AppendQuoted(dst, text)
+		if quotedText != nil {
+			dst = append(dst, quotedText...)
+		} else {
+			dst = q.AppendQuoted(dst, text)
+		}
 	}
 	if d.Carriers.Has(engine.ReasoningDetails) {
 		dst = appendDetails(dst, m.ReasoningDetails)
@@ -223,14 +231,14 @@ func appendDetails(dst []byte, items []json.RawMessage) []byte {
 
 // appendPassThroughCarriers keeps a non-assistant message's reasoning keys
 // untouched, but only those the route reads.
-func appendPassThroughCarriers(dst []byte, m *engine.Message, d engine.Decision) []byte {
+func appendPassThroughCarriers(dst []byte, m *engine.Message, d engine.Decision, q *engine.QuotedStrings) []byte {
 	if m.ReasoningContent != nil && d.Carriers.Has(engine.ReasoningContent) {
 		dst = append(dst, `,"reasoning_content":`...)
-		dst = engine.AppendQuoted(dst, *m.ReasoningContent)
+		dst = q.AppendQuoted(dst, *m.ReasoningContent)
 	}
 	if m.Reasoning != nil && d.Carriers.Has(engine.Reasoning) {
 		dst = append(dst, `,"reasoning":`...)
-		dst = engine.AppendQuoted(dst, *m.Reasoning)
+		dst = q.AppendQuoted(dst, *m.Reasoning)
 	}
 	if d.Carriers.Has(engine.ReasoningDetails) {
 		dst = appendDetails(dst, m.ReasoningDetails)

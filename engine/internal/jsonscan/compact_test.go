@@ -18,11 +18,16 @@ func TestIsCompact(t *testing.T) {
 		{"a trailing newline", "[1]\n", false},
 		{"an escaped quote does not end the string", `["\\\" ",1]`, true},
 		{"an escaped backslash does end it", `["\\" ,1]`, false},
+		{"three backslashes escape the quote", `["a\\\" ",1]`, true},
+		{"four do not", `["a\\\\" ,1]`, false},
 		{"an unterminated string is not compact text", `{"a":"x`, false},
 		{"empty", ``, true},
 	} {
 		if got := IsCompact(tc.s); got != tc.want {
 			t.Errorf("%s: IsCompact(%q) = %v, want %v", tc.reason, tc.s, got, tc.want)
+		}
+		if got := IsCompactValid([]byte(tc.s)); got != tc.want {
+			t.Errorf("%s: IsCompactValid(%q) = %v, want %v", tc.reason, tc.s, got, tc.want)
 		}
 	}
 }
@@ -40,8 +45,12 @@ func FuzzIsCompact(f *testing.F) {
 		if err := json.Compact(&buf, b); err != nil {
 			t.Fatal(err)
 		}
-		if want := bytes.Equal(buf.Bytes(), b); IsCompact(b) != want {
+		want := bytes.Equal(buf.Bytes(), b)
+		if IsCompact(b) != want {
 			t.Fatalf("IsCompact(%q) = %v, compacting changes it: %v", b, !want, !want)
+		}
+		if IsCompactValid(b) != want {
+			t.Fatalf("IsCompactValid(%q) = %v, compacting changes it: %v", b, !want, !want)
 		}
 	})
 }
