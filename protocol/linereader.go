@@ -15,7 +15,7 @@ type lineReader struct {
 	r    io.Reader
 	rest []byte // read past the last line
 	err  error  // what ended the reading
-	hint int    // the longest line so far, and a little: a long line's buffer
+	hint int    // a long line's buffer: the longest line so far, an eighth more and two reads
 }
 
 // minRead is the least room a read is given.
@@ -47,8 +47,9 @@ func (lr *lineReader) next(limit int) ([]byte, error) {
 			return line, lr.err
 		}
 		if cap(line)-len(line) < minRead {
-			// Long lines come again (a session grows by a turn a
-			// step): the first growth goes straight to the longest.
+			// Long lines come again, a little longer (a session
+			// grows by a turn a step): the first growth goes straight
+			// to the hint, which holds such a line and its last read.
 			grown := make([]byte, len(line), max(2*cap(line), lr.hint))
 			copy(grown, line)
 			line = grown
