@@ -157,8 +157,7 @@ type judge struct {
 	probes    []engine.Route
 	baseProbe []string
 	// unreach holds, for each probe, why no model answers it at its host
-	// (see [served]), or "" when a user may take it. Targets and aliases
-	// are never unreachable.
+	// (see [served]), or "" when a user may take it.
 	unreach []string
 
 	mu    sync.Mutex
@@ -179,7 +178,7 @@ func newJudge(base *matrix.File, opts Options) *judge {
 	for _, p := range j.probes {
 		j.baseProbe = append(j.baseProbe, decide(&base.Table, p).key())
 	}
-	j.unreach = unreachable(j.probes, j.routes, newServed(opts.Profiles))
+	j.unreach = unreachable(j.probes, newServed(opts.Profiles))
 	return j
 }
 

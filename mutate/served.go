@@ -116,18 +116,13 @@ func Unserved(f *matrix.File, profiles map[string]*providers.Profile) []Unserved
 }
 
 // unreachable returns, for each probe, why no model answers it at its
-// host, or "" when a user may take it. A probe that is a target's or an
-// alias's route is always reachable: the table says someone takes it.
-func unreachable(probes []engine.Route, routes []checked, s served) []string {
-	checkedRoute := map[engine.Route]bool{}
-	for _, c := range routes {
-		checkedRoute[c.Route] = true
-	}
+// host, or "" when a user may take it. A target or alias is never pruned:
+// [judge.judge] compares its decision, and replays its cells, before it
+// looks at any probe, and a probe that equals it then decides as it does.
+func unreachable(probes []engine.Route, s served) []string {
 	out := make([]string, len(probes))
 	for i, p := range probes {
-		if !checkedRoute[p] {
-			out[i] = s.unserved(p)
-		}
+		out[i] = s.unserved(p)
 	}
 	return out
 }
@@ -157,6 +152,6 @@ func (p *prunedProbes) equivalent(out Judged, probes int) Judged {
 	if p.n > 1 {
 		routes = "routes decide"
 	}
-	out.Why = fmt.Sprintf("of %d routes, only %d %s differently, and no model answers them: %s, so no one takes %s", probes, p.n, routes, p.why, out.Route)
+	out.Why = fmt.Sprintf("of %d routes, only %d %s differently, and no model answers any of them at its host: for %s, %s", probes, p.n, routes, out.Route, p.why)
 	return out
 }
