@@ -6,7 +6,9 @@
 // sorts them into killed (a regression is named), noticed (cells change,
 // none regresses), survived (no cell changes, but some route's decision
 // does), unverified (a cell the edit changes has no recorded answer) and
-// equivalent (no route the table can be reached by decides differently).
+// equivalent (no route the table can be reached by decides differently;
+// a probe route whose host, by a provider profile's `serves` declaration,
+// serves no such model is no route anyone takes, see [Unserved]).
 // Route decisions are compared first, which is cheap; only the cells of
 // routes whose decision changed are replayed.
 //

@@ -35,13 +35,15 @@ func (r *Report) Summary() string {
 		r.Coverage.Reached(), len(r.Coverage), r.Coverage.Declared())
 }
 
-// listed returns the mutants of the outcomes a report lists one by one:
-// survivors and unverified mutants.
+// listed returns the mutants a report lists one by one: survivors,
+// unverified mutants, and the equivalent mutants that change some route's
+// decision, where only a profile's `serves` declaration makes them
+// equivalent (their why names it).
 func (r *Report) listed() []Judged {
 	var out []Judged
-	for _, o := range []Outcome{Survived, Unverified} {
+	for _, o := range []Outcome{Survived, Unverified, Equivalent} {
 		for _, m := range r.Mutants {
-			if m.Outcome == o {
+			if m.Outcome == o && (o != Equivalent || m.Route != "") {
 				out = append(out, m)
 			}
 		}
@@ -51,7 +53,8 @@ func (r *Report) listed() []Judged {
 
 // WriteText writes the report for a terminal: every survivor and
 // unverified mutant with its matrix.yaml line, the edit and the route
-// whose decision it changes unseen; the entries nothing reaches; the
+// whose decision it changes unseen; every equivalent mutant that changes
+// the decision of routes no host serves, with the declaration that says so; the entries nothing reaches; the
 // verdict.
 func WriteText(w io.Writer, r *Report) error {
 	var b strings.Builder

@@ -156,6 +156,9 @@ type judge struct {
 	baseDec   []decision
 	probes    []engine.Route
 	baseProbe []string
+	// unreach holds, for each probe, why no model answers it at its host
+	// (see [served]), or "" when a user may take it.
+	unreach []string
 
 	mu    sync.Mutex
 	cells map[string]*cellSet
@@ -175,6 +178,7 @@ func newJudge(base *matrix.File, opts Options) *judge {
 	for _, p := range j.probes {
 		j.baseProbe = append(j.baseProbe, decide(&base.Table, p).key())
 	}
+	j.unreach = unreachable(j.probes, newServed(opts.Profiles))
 	return j
 }
 
@@ -260,18 +264,26 @@ func (j *judge) judge(ctx context.Context, m Mutant) Judged {
 		return out
 	}
 	modes := sectionModes(m.Section)
+	var pruned prunedProbes
 	for i, p := range j.probes {
 		if modes != nil && !modes[mode(p)] {
 			continue
 		}
 		d := decide(table, p)
 		if d.key() != j.baseProbe[i] {
+			if j.unreach[i] != "" {
+				pruned.add(p, decide(&j.base.Table, p).diff(d), j.unreach[i])
+				continue
+			}
 			out.Outcome, out.Route, out.Change = Survived, describe(p), decide(&j.base.Table, p).diff(d)
 			out.Why = "no target or alias takes this route: add one that does (a target, or an alias judged against an existing target's cassettes)"
 			return out
 		}
 	}
 	out.Outcome = Equivalent
+	if pruned.n > 0 {
+		return pruned.equivalent(out, len(j.probes))
+	}
 	out.Why = fmt.Sprintf("none of %d routes (every target and alias, and each with one provider id, host, path or model the table names) decides differently", len(j.probes))
 	return out
 }

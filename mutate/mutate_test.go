@@ -152,7 +152,9 @@ targets:
 // reasoning; Upstage's profile assumes it does); the
 // DashScope models preserve_thinking is documented for besides the
 // target's; and an older Claude dropped from the Converse claude-legacy row
-// (it falls to the claude row, which requests thinking, and is refused).
+// (it falls to the claude row, which requests thinking, and is refused);
+// and DeepSeek's host dropped from its must-echo family, which an Anthropic
+// SDK pointed at DeepSeek's Anthropic endpoint needs.
 func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 	src := readMatrix(t)
 	withAliases, withoutAliases := map[string]*mutate.Report{}, map[string]*mutate.Report{}
@@ -174,6 +176,9 @@ func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 		// refused ("does not support thinking", anthropics/claude-code#2507).
 		{"bedrock-converse-claude-legacy", "drop claude-3-haiku from bedrock_converse.models[claude-legacy].models", "bedrock-converse-claude-legacy~1/"},
 		{"bedrock-converse-claude-legacy", "drop claude-v2 from bedrock_converse.models[claude-legacy].models", "bedrock-converse-claude-legacy~5/"},
+		// The Anthropic SDK's provider at DeepSeek's Anthropic endpoint loses
+		// the pad, and DeepSeek refuses a tool turn without thinking.
+		{"deepseek-anthropic-claude-name", "drop api.deepseek.com from echo_families[deepseek].hosts", "deepseek-anthropic-claude-name~1/missing-echo: pass -> fail"},
 	} {
 		if withAliases[tc.target] == nil {
 			withAliases[tc.target], withoutAliases[tc.target] = run(t, src, tc.target), runWithoutAliases(t, src, tc.target)

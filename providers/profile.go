@@ -58,6 +58,9 @@ type Profile struct {
 	// completed earlier turns (anthropic profiles only); nil when the
 	// profile says nothing about it.
 	PriorThinking *PriorThinking `yaml:"prior_thinking,omitempty"`
+	// Serves declares which model ids the profile's hosts serve; nil when
+	// the profile says nothing about it (see [Serves]).
+	Serves *Serves `yaml:"serves,omitempty"`
 }
 
 // Emits describes the reasoning carriers of a response, whole and streamed.

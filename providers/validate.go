@@ -87,6 +87,9 @@ func (p *Profile) issues() []*ValidationError {
 	if p.PriorThinking != nil {
 		out = append(out, p.PriorThinking.issues(p.APIMode)...)
 	}
+	if p.Serves != nil {
+		out = append(out, p.Serves.issues()...)
+	}
 	return out
 }
 

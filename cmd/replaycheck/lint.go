@@ -28,7 +28,9 @@ func runLint(ctx context.Context, std *streams, args []string) error {
 			"AIza…, key= query parameters, long high-entropy header values); and\n"+
 			"every target × applicable scenario has its cassette; every match entry of\n"+
 			"the route table is reached by a target or an alias, or declared under\n"+
-			"unreachable: with a reason (and no declared entry is reached). Imported cassettes,\n"+
+			"unreachable: with a reason (and no declared entry is reached); and\n"+
+			"every target and alias asks its host for a model its profiles' serves:\n"+
+			"declarations say the host serves. Imported cassettes,\n"+
 			"at DIR/<target>/recorded/<name>.yaml, must carry recorded provenance\n"+
 			"citing their source, name a target of the matrix, and hold no\n"+
 			"credentials either; --evidence lints the imported cassettes of another\n"+
@@ -61,6 +63,7 @@ func runLint(ctx context.Context, std *streams, args []string) error {
 		return err
 	}
 	l.findings = append(l.findings, coverageFindings(mf)...)
+	l.findings = append(l.findings, servedFindings(mf, profiles)...)
 	if *evidenceDir != "" && filepath.Clean(*evidenceDir) != filepath.Clean(*dir) {
 		if !dirExists(*evidenceDir) {
 			return fmt.Errorf("%s: not a directory", *evidenceDir)
@@ -276,6 +279,17 @@ func coverageFindings(mf *matrix.File) []string {
 		case len(e.By) > 0 && e.Declared != nil:
 			out = append(out, fmt.Sprintf("%s:%d: %s is declared unreachable, but %s reaches it: remove the declaration", mf.Path, e.Declared.Line, e.Entry, strings.Join(e.By, ", ")))
 		}
+	}
+	return out
+}
+
+// servedFindings names every target and alias whose host, by a profile's
+// serves declaration, does not serve its model: the target, or the
+// declaration, is wrong (and mutate would prune routes like it).
+func servedFindings(mf *matrix.File, profiles map[string]*providers.Profile) []string {
+	var out []string
+	for _, u := range mutate.Unserved(mf, profiles) {
+		out = append(out, fmt.Sprintf("%s:%d: %s %s: its host does not serve its model: %s: fix the route, or the declaration", mf.Path, u.Line, u.Name, u.Route, u.Why))
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
 )
 
 // mutateFixture is a one-target table over the committed groq cassettes:
@@ -111,5 +112,38 @@ func TestLintCoverage(t *testing.T) {
 		if !ok {
 			t.Errorf("%s: findings %q, want %q (after %s)", tc.name, got, tc.want, path)
 		}
+	}
+}
+
+// TestLintServed: a target or alias whose host does not serve its model by
+// a profile's serves declaration is a finding at its line; without the
+// declaration it is none.
+func TestLintServed(t *testing.T) {
+	const src = `version: 1
+default_carriers: [reasoning_content]
+targets:
+  - {id: gemini-openai, api_mode: chat, provider: gemini, base_url: "https://generativelanguage.googleapis.com/v1beta/openai", model: gemini-3-pro-preview, profile: gemini-openai,
+     aliases: [{provider: custom, base_url: "https://generativelanguage.googleapis.com/v1beta/openai", model: deepseek-v4-flash, note: n}]}
+`
+	path := writeFixture(t, src)
+	mf, err := matrix.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles, err := providers.LoadDir(repoProviders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := providers.ByName(profiles)
+	got := servedFindings(mf, by)
+	want := path + ":5: gemini-openai~1 chat (custom, https://generativelanguage.googleapis.com/v1beta/openai, deepseek-v4-flash): its host does not serve its model: generativelanguage.googleapis.com serves only model ids containing gemini"
+	if len(got) != 1 || !strings.HasPrefix(got[0], want) {
+		t.Errorf("findings %q, want one starting %q", got, want)
+	}
+	for _, p := range by {
+		p.Serves = nil
+	}
+	if got := servedFindings(mf, by); len(got) != 0 {
+		t.Errorf("without declarations: findings %q, want none", got)
 	}
 }

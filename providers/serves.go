@@ -1,0 +1,64 @@
+package providers
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Serves declares which model ids the profile's hosts serve: a route to
+// one of the hosts whose model id contains none of Models (lower-cased)
+// reaches no model there. The declaration speaks for the hosts in the
+// profile's api mode, and in every api mode that no profile at the same
+// host speaks (DeepSeek's chat endpoint refuses a model id it does not
+// know, while its Anthropic-compatible endpoint maps any id to one of its
+// models, so each mode's profile answers for itself). It never speaks for
+// a provider id: those are labels a user picks.
+//
+// `replaycheck mutate` uses it to tell a route nobody can reach from a
+// real survivor; `lint` holds every target and alias against it.
+type Serves struct {
+	// Models are lower-case substrings, one of which every model id the
+	// hosts serve contains.
+	Models []string `yaml:"models"`
+	// Source cites the provider's published model list.
+	Source string `yaml:"source"`
+	// Confidence is confirmed when Source lists the models, partial when
+	// part of the list is inferred (Note says which). An unconfirmed
+	// declaration is refused: it would prune routes on an assumption.
+	Confidence string `yaml:"confidence"`
+	// Note quotes what the declaration relies on.
+	Note string `yaml:"note"`
+}
+
+// ServesModel reports whether the profile's declaration lets its hosts
+// serve model: true when the profile declares nothing, or when the
+// lower-cased model id contains one of the declared substrings.
+func (p *Profile) ServesModel(model string) bool {
+	return p == nil || p.Serves == nil || modelIn(model, p.Serves.Models, true)
+}
+
+// issues checks the declaration: models that are lower-case substrings, a
+// source, a confidence that is not unconfirmed, and the note quoting what
+// it relies on.
+func (s *Serves) issues() []*ValidationError {
+	path := at(nil, "serves")
+	var out []*ValidationError
+	if len(s.Models) == 0 {
+		out = append(out, issue(at(path, "models"), "serves: models needs at least one model id substring"))
+	}
+	for i, m := range s.Models {
+		if strings.TrimSpace(m) == "" || strings.ToLower(m) != m {
+			out = append(out, issue(at(path, "models", strconv.Itoa(i)), "serves: model %q is not a lower-case id substring", m))
+		}
+	}
+	if strings.TrimSpace(s.Source) == "" {
+		out = append(out, issue(at(path, "source"), "serves: source is required (the provider's published model list)"))
+	}
+	if strings.TrimSpace(s.Note) == "" {
+		out = append(out, issue(at(path, "note"), "serves: note is required (quote what the declaration relies on)"))
+	}
+	if s.Confidence == ConfidenceUnconfirmed {
+		return append(out, issue(at(path, "confidence"), "serves: confidence unconfirmed would prune routes on an assumption: leave the declaration out"))
+	}
+	return append(out, confidenceIssues(at(path, "confidence"), "serves: ", s.Confidence, s.Note, "note")...)
+}
