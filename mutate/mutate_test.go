@@ -116,18 +116,19 @@ func TestInvalidMutant(t *testing.T) {
 	}
 }
 
-// TestUnverifiedMutant: a flag value no cassette has an answer for is
-// unverified, never "no change".
+// TestUnverifiedMutant: a flag setting no cassette has an answer for is
+// unverified, never "no change". The battery records the kimi cassettes'
+// flags whole, without, and with one value changed; the edit here sends
+// thinking.type alone, which it never recorded.
 func TestUnverifiedMutant(t *testing.T) {
 	src := `version: 1
 default_carriers: [reasoning_content]
 flags:
   - id: kimi-keep-all
     providers: [kimi-coding]
-    models: [kimi-k2.6]
+    models: [kimi-k2.7]
     set:
       - {path: thinking.type, value: enabled}
-      - {path: thinking.keep, value: all}
     source: https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model
 echo_families:
   - {name: kimi, providers_raw: [kimi-coding]}
@@ -135,9 +136,9 @@ targets:
   - {id: kimi, api_mode: chat, provider: kimi-coding, base_url: "https://api.kimi.com/coding/v1", model: kimi-k2.6, profile: kimi}
 `
 	rep := run(t, src)
-	m := find(t, rep, "set flags[kimi-keep-all] thinking.keep to all-changed")
+	m := find(t, rep, "drop kimi-k2.7 from flags[kimi-keep-all].models")
 	if m.Outcome != mutate.Unverified || !strings.Contains(m.Why, "no recorded answer") {
-		t.Errorf("%s: %s (%s), want unverified: the cassette holds no answer to that flag value", m.Edit, m.Outcome, m.Why)
+		t.Errorf("%s: %s (%s), want unverified: the cassette holds no answer to that flag setting", m.Edit, m.Outcome, m.Why)
 	}
 }
 
@@ -232,5 +233,21 @@ func TestResponsesFamilyIdIsALabel(t *testing.T) {
 	m := find(t, rep, "set responses.families[openai].per_host to true")
 	if m.Outcome == mutate.Equivalent || !strings.Contains(m.Change, "family:api.openai.com -> host:api.openai.com") {
 		t.Errorf("%s: %s (%s: %s), want a changed decision naming the issuers", m.Edit, m.Outcome, m.Route, m.Change)
+	}
+}
+
+// TestUndocumentedFlagValueIsKilled: the variant battery records each
+// flag value changed as this operator changes it, so sending Z.ai or
+// Moonshot a thinking.type they do not document is judged from the
+// cassettes: killed by the provider's refusal, not unverified.
+func TestUndocumentedFlagValueIsKilled(t *testing.T) {
+	rep := run(t, readMatrix(t), "glm", "kimi")
+	for edit, cell := range map[string]string{
+		"set flags[glm-preserved-thinking] thinking.type to enabled-changed": "glm/carriers: pass -> fail",
+		"set flags[kimi-keep-all] thinking.type to enabled-changed":          "kimi/carriers: pass -> fail",
+	} {
+		if m := find(t, rep, edit); m.Outcome != mutate.Killed || m.Cell != cell {
+			t.Errorf("%s: %s at %s (%s), want killed at %s", edit, m.Outcome, m.Cell, m.Why, cell)
+		}
 	}
 }
