@@ -220,19 +220,21 @@ func TestAliasBaselineNamesAnAliasUnlikeItsTarget(t *testing.T) {
 // TestResponsesFamilyIdIsALabel: a Responses family decides which
 // hostnames share reasoning items, not what the family is called (the
 // engine stores the issuing route and compares families within one
-// table). Dropping the per-host azure-openai family leaves every Azure
-// resource its own issuer, as before: equivalent. Making the single-host
-// openai family per host splits api.openai.com from its subdomains: the
-// decision changes, and the survivor names the issuers it no longer
-// shares items with.
+// table). Dropping a per-host family (azure-openai; openai, whose regions
+// seal items of their own) leaves every hostname its own issuer, as
+// before: equivalent. Making the openai family one issuer again lets a
+// turn issued at eu.api.openai.com go back to api.openai.com, which
+// refuses it (dust-tt/dust#18119): killed.
 func TestResponsesFamilyIdIsALabel(t *testing.T) {
 	rep := run(t, readMatrix(t), "azure-openai-responses", "openai-responses")
-	if m := find(t, rep, "drop responses.families[azure-openai]"); m.Outcome != mutate.Equivalent {
-		t.Errorf("%s: %s (%s: %s), want equivalent", m.Edit, m.Outcome, m.Route, m.Change)
+	for _, edit := range []string{"drop responses.families[azure-openai]", "drop responses.families[openai]"} {
+		if m := find(t, rep, edit); m.Outcome != mutate.Equivalent {
+			t.Errorf("%s: %s (%s: %s), want equivalent", m.Edit, m.Outcome, m.Route, m.Change)
+		}
 	}
-	m := find(t, rep, "set responses.families[openai].per_host to true")
-	if m.Outcome == mutate.Equivalent || !strings.Contains(m.Change, "family:api.openai.com -> host:api.openai.com") {
-		t.Errorf("%s: %s (%s: %s), want a changed decision naming the issuers", m.Edit, m.Outcome, m.Route, m.Change)
+	m := find(t, rep, "set responses.families[openai].per_host to false")
+	if m.Outcome != mutate.Killed || m.Cell != "openai-responses/carriers: pass -> fail" || !strings.Contains(m.Change, "host:api.openai.com -> family:api.openai.com") {
+		t.Errorf("%s: %s at %s (%s: %s), want killed at openai-responses/carriers by the shared issuers", m.Edit, m.Outcome, m.Cell, m.Route, m.Change)
 	}
 }
 
