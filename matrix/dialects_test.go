@@ -40,12 +40,14 @@ func TestCommittedDialectPolicies(t *testing.T) {
 	for _, fam := range rs.Families {
 		fams = append(fams, fmt.Sprintf("%s:%v", fam.ID, fam.PerHost))
 	}
-	if got := strings.Join(fams, " "); got != "openai:false azure-openai:true deepseek:false openrouter:false" {
+	if got := strings.Join(fams, " "); got != "openai:true azure-openai:true deepseek:false openrouter:false" {
 		t.Errorf("responses families %s", got)
 	}
 	for _, tc := range []struct{ host, family, reason string }{
-		{"api.openai.com", "openai", "OpenAI's own host"},
-		{"eu.api.openai.com", "openai", "a subdomain of a family host is in the family"},
+		{"api.openai.com", "openai/api.openai.com", "OpenAI's own host, an issuer of its own"},
+		{"eu.api.openai.com", "openai/eu.api.openai.com", "a data-residency region seals items of its own (dust-tt/dust#18119)"},
+		{"api.deepseek.com", "deepseek", "DeepSeek's own host"},
+		{"beta.api.deepseek.com", "deepseek", "a subdomain of a family host is in the family"},
 		{"demo.openai.azure.com", "azure-openai/demo.openai.azure.com", "each Azure resource is an issuer of its own"},
 		{"openai.azure.com.evil.example", "host:openai.azure.com.evil.example", "a look-alike host is a family of its own"},
 		{"api.example.com", "host:api.example.com", "an unlisted host is a family of its own"},

@@ -116,18 +116,19 @@ func TestInvalidMutant(t *testing.T) {
 	}
 }
 
-// TestUnverifiedMutant: a flag value no cassette has an answer for is
-// unverified, never "no change".
+// TestUnverifiedMutant: a flag setting no cassette has an answer for is
+// unverified, never "no change". The battery records the kimi cassettes'
+// flags whole, without, and with one value changed; the edit here sends
+// thinking.type alone, which it never recorded.
 func TestUnverifiedMutant(t *testing.T) {
 	src := `version: 1
 default_carriers: [reasoning_content]
 flags:
   - id: kimi-keep-all
     providers: [kimi-coding]
-    models: [kimi-k2.6]
+    models: [kimi-k2.7]
     set:
       - {path: thinking.type, value: enabled}
-      - {path: thinking.keep, value: all}
     source: https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model
 echo_families:
   - {name: kimi, providers_raw: [kimi-coding]}
@@ -135,9 +136,9 @@ targets:
   - {id: kimi, api_mode: chat, provider: kimi-coding, base_url: "https://api.kimi.com/coding/v1", model: kimi-k2.6, profile: kimi}
 `
 	rep := run(t, src)
-	m := find(t, rep, "set flags[kimi-keep-all] thinking.keep to all-changed")
+	m := find(t, rep, "drop kimi-k2.7 from flags[kimi-keep-all].models")
 	if m.Outcome != mutate.Unverified || !strings.Contains(m.Why, "no recorded answer") {
-		t.Errorf("%s: %s (%s), want unverified: the cassette holds no answer to that flag value", m.Edit, m.Outcome, m.Why)
+		t.Errorf("%s: %s (%s), want unverified: the cassette holds no answer to that flag setting", m.Edit, m.Outcome, m.Why)
 	}
 }
 
@@ -224,18 +225,36 @@ func TestAliasBaselineNamesAnAliasUnlikeItsTarget(t *testing.T) {
 // TestResponsesFamilyIdIsALabel: a Responses family decides which
 // hostnames share reasoning items, not what the family is called (the
 // engine stores the issuing route and compares families within one
-// table). Dropping the per-host azure-openai family leaves every Azure
-// resource its own issuer, as before: equivalent. Making the single-host
-// openai family per host splits api.openai.com from its subdomains: the
-// decision changes, and the survivor names the issuers it no longer
-// shares items with.
+// table). Dropping a per-host family (azure-openai; openai, whose regions
+// seal items of their own) leaves every hostname its own issuer, as
+// before: equivalent. Making the openai family one issuer again lets a
+// turn issued at eu.api.openai.com go back to api.openai.com, which
+// refuses it (dust-tt/dust#18119): killed.
 func TestResponsesFamilyIdIsALabel(t *testing.T) {
 	rep := run(t, readMatrix(t), "azure-openai-responses", "openai-responses")
-	if m := find(t, rep, "drop responses.families[azure-openai]"); m.Outcome != mutate.Equivalent {
-		t.Errorf("%s: %s (%s: %s), want equivalent", m.Edit, m.Outcome, m.Route, m.Change)
+	for _, edit := range []string{"drop responses.families[azure-openai]", "drop responses.families[openai]"} {
+		if m := find(t, rep, edit); m.Outcome != mutate.Equivalent {
+			t.Errorf("%s: %s (%s: %s), want equivalent", m.Edit, m.Outcome, m.Route, m.Change)
+		}
 	}
-	m := find(t, rep, "set responses.families[openai].per_host to true")
-	if m.Outcome == mutate.Equivalent || !strings.Contains(m.Change, "family:api.openai.com -> host:api.openai.com") {
-		t.Errorf("%s: %s (%s: %s), want a changed decision naming the issuers", m.Edit, m.Outcome, m.Route, m.Change)
+	m := find(t, rep, "set responses.families[openai].per_host to false")
+	if m.Outcome != mutate.Killed || m.Cell != "openai-responses/carriers: pass -> fail" || !strings.Contains(m.Change, "host:api.openai.com -> family:api.openai.com") {
+		t.Errorf("%s: %s at %s (%s: %s), want killed at openai-responses/carriers by the shared issuers", m.Edit, m.Outcome, m.Cell, m.Route, m.Change)
+	}
+}
+
+// TestUndocumentedFlagValueIsKilled: the variant battery records each
+// flag value changed as this operator changes it, so sending Z.ai or
+// Moonshot a thinking.type they do not document is judged from the
+// cassettes: killed by the provider's refusal, not unverified.
+func TestUndocumentedFlagValueIsKilled(t *testing.T) {
+	rep := run(t, readMatrix(t), "glm", "kimi")
+	for edit, cell := range map[string]string{
+		"set flags[glm-preserved-thinking] thinking.type to enabled-changed": "glm/carriers: pass -> fail",
+		"set flags[kimi-keep-all] thinking.type to enabled-changed":          "kimi/carriers: pass -> fail",
+	} {
+		if m := find(t, rep, edit); m.Outcome != mutate.Killed || m.Cell != cell {
+			t.Errorf("%s: %s at %s (%s), want killed at %s", edit, m.Outcome, m.Cell, m.Why, cell)
+		}
 	}
 }

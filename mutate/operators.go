@@ -383,8 +383,9 @@ func (v version) step(d int) string {
 	return fmt.Sprintf("%d.%d", v.major, v.minor)
 }
 
-// changeFlagValues changes each value a vendor flag sets: a boolean is
-// flipped, a string changed, a number moved by one.
+// changeFlagValues changes each value a vendor flag sets, as
+// [matrix.ChangedScalar] does: a boolean is flipped, a string changed, a
+// number moved by one. The variant battery records the same change.
 func changeFlagValues(top *yaml.Node) []edit {
 	var out []edit
 	rules, names, _ := keyed(top, "flags", "set")
@@ -398,16 +399,7 @@ func changeFlagValues(top *yaml.Node) []edit {
 			if v == nil || p == nil || v.Kind != yaml.ScalarNode {
 				continue
 			}
-			var to, tag string
-			switch v.Tag {
-			case "!!bool":
-				to, tag = strconv.FormatBool(v.Value != "true"), "!!bool"
-			case "!!int":
-				n, _ := strconv.Atoi(v.Value)
-				to, tag = strconv.Itoa(n+1), "!!int"
-			default:
-				to, tag = v.Value+"-changed", "!!str"
-			}
+			to, tag := matrix.ChangedScalar(v.Value, v.Tag)
 			out = append(out, edit{what: fmt.Sprintf("set %s %s to %s", names[i], p.Value, to), line: v.Line, section: "flags",
 				apply: func() func() { return setScalar(v, to, tag) }})
 		}

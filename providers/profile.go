@@ -173,6 +173,10 @@ type Condition struct {
 	// one of these values (compared as JSON scalars' text): Anthropic
 	// refuses an effort level a model does not support, not the key.
 	Values []string `yaml:"values,omitempty"`
+	// ExceptValues restricts ConditionTopLevelFieldPresent to a field
+	// holding a value other than these: Z.ai and Moonshot refuse a
+	// thinking.type that is neither enabled nor disabled.
+	ExceptValues []string `yaml:"except_values,omitempty"`
 }
 
 // Condition kinds.

@@ -345,6 +345,7 @@ func (c Condition) issues(path []string, label string, reads []string) []*Valida
 				add("values", "values[%d] is empty", i)
 			}
 		}
+		c.exceptValueIssues(add)
 	case ConditionSignatureInvalid, ConditionSignatureMissing, ConditionSealedBlobForeign:
 		switch {
 		case c.Field == "":
@@ -363,6 +364,9 @@ func (c Condition) issues(path []string, label string, reads []string) []*Valida
 	}
 	if c.Kind != ConditionTopLevelFieldPresent && len(c.Values) > 0 {
 		add("values", "values apply only to %s", ConditionTopLevelFieldPresent)
+	}
+	if c.Kind != ConditionTopLevelFieldPresent && len(c.ExceptValues) > 0 {
+		add("except_values", "except_values apply only to %s", ConditionTopLevelFieldPresent)
 	}
 	if c.Kind != ConditionToolTurnFieldMissing && (c.BlankIsMissing || c.WhitespaceIsMissing) {
 		add("kind", "blank_is_missing and whitespace_is_missing apply only to %s", ConditionToolTurnFieldMissing)

@@ -16,12 +16,20 @@ import (
 // knows. The list is fixed, so the cassette does not depend on the table.
 var issuingHosts = []string{"api.openai.com", "another-resource.openai.azure.com", "openrouter.ai", "api.deepseek.com"}
 
+// regionalHosts are the data-residency domains of a service that issue
+// items of their own: OpenAI refuses a reasoning item's encrypted content
+// issued in another region ("eu" vs "us", dust-tt/dust#18119), and an EU
+// data-residency project is served at eu.api.openai.com
+// (https://help.openai.com/en/articles/10503543-data-residency-for-the-openai-api).
+var regionalHosts = map[string][]string{"api.openai.com": {"eu.api.openai.com"}}
+
 // foreignIssuers are the routes, other than the target's own, that a
 // Responses history replayed to the target may have been issued by: every
 // issuing host but the target's own, under the target's model id so that
 // only the family tells them apart; the target's host with another model;
-// and a sibling host of the same provider (another Azure resource, another
-// subdomain), unless the host has none.
+// a sibling host of the same provider (another Azure resource, another
+// subdomain), unless the host has none; and the host's other regions
+// ([regionalHosts]).
 func foreignIssuers(own engine.RouteKey) []engine.RouteKey {
 	var out []engine.RouteKey
 	for _, h := range issuingHosts {
@@ -39,6 +47,9 @@ func foreignIssuers(own engine.RouteKey) []engine.RouteKey {
 		if !slices.ContainsFunc(out, func(k engine.RouteKey) bool { return k.Host == sibling }) {
 			out = append(out, engine.RouteKey{Provider: own.Provider, Host: sibling, Model: own.Model})
 		}
+	}
+	for _, h := range regionalHosts[own.Host] {
+		out = append(out, engine.RouteKey{Provider: own.Provider, Host: h, Model: own.Model})
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/dialects"
@@ -42,9 +43,11 @@ func (f fixedDecider) Decide(r engine.Route, rejected engine.CarrierSet) engine.
 // Variants returns the deciders of the wire-variant battery for a route:
 // the table's own decision first, then, on chat routes, every subset of
 // RC/R/RD with and without the pad, with and without the table's vendor
-// flags and native fields. Whatever a changed route table decides for the
-// route, one of these variants sends the same bytes, so the change is
-// judged from recorded evidence without re-recording.
+// flags and native fields, and last the table's decision with one flag
+// value changed ([matrix.ChangedFlagValue]: a value the provider does not
+// document), one variant per flag setting. Whatever a changed route table
+// decides for the route, one of these variants sends the same bytes, so
+// the change is judged from recorded evidence without re-recording.
 func Variants(t *engine.Table, r engine.Route) []engine.Decider {
 	out := []engine.Decider{t}
 	d0 := t.Decide(r, 0)
@@ -73,6 +76,23 @@ func Variants(t *engine.Table, r engine.Route) []engine.Decider {
 				}
 			}
 		}
+	}
+	return append(out, changedFlagVariants(d0)...)
+}
+
+// changedFlagVariants returns d with each of its scalar flag values
+// changed in turn, one decider each.
+func changedFlagVariants(d engine.Decision) []engine.Decider {
+	var out []engine.Decider
+	for i, s := range d.Flags {
+		v, ok := matrix.ChangedFlagValue(s.Value)
+		if !ok {
+			continue
+		}
+		e := d
+		e.Flags = slices.Clone(d.Flags)
+		e.Flags[i].Value = v
+		out = append(out, fixedDecider{e})
 	}
 	return out
 }

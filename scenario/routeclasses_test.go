@@ -142,7 +142,9 @@ func families(f func([]engine.ResponsesFamily) []engine.ResponsesFamily) func(*e
 	}
 }
 
-// mergeInto moves the hosts of family from into family to, dropping from.
+// mergeInto moves the hosts of family from into family to, dropping from;
+// the merged family is one issuer (OpenAI's own is per host, one issuer
+// per region, and merging into it would otherwise share nothing).
 func mergeInto(to, from string) func(*engine.Table) {
 	return families(func(fs []engine.ResponsesFamily) []engine.ResponsesFamily {
 		var moved engine.ResponsesFamily
@@ -157,6 +159,7 @@ func mergeInto(to, from string) func(*engine.Table) {
 			if fs[i].ID == to {
 				fs[i].Match.Hosts = append(slices.Clone(fs[i].Match.Hosts), moved.Match.Hosts...)
 				fs[i].Match.HostPatterns = append(slices.Clone(fs[i].Match.HostPatterns), moved.Match.HostPatterns...)
+				fs[i].PerHost = false
 			}
 		}
 		return fs
@@ -164,8 +167,9 @@ func mergeInto(to, from string) func(*engine.Table) {
 }
 
 // TestCrossFamilyResponses: a Responses history issued by another family,
-// by the same host for another model, or by a sibling host goes to the
-// target without its reasoning items; an edit of responses.families that
+// by the same host for another model, by a sibling host or in another
+// region (eu.api.openai.com) goes to the target without its reasoning
+// items; an edit of responses.families that
 // lets another issuer's items through fails the cell with the provider's
 // recorded refusal of the foreign encrypted content.
 func TestCrossFamilyResponses(t *testing.T) {
@@ -173,6 +177,9 @@ func TestCrossFamilyResponses(t *testing.T) {
 		if c := committedCell(t, target, "carriers", nil); c.Status != report.StatusPass || !strings.Contains(c.Detail, "went without its reasoning items") {
 			t.Errorf("%s/carriers = %s (%s)", target, c.Status, c.Detail)
 		}
+	}
+	if c := committedCell(t, "openai-responses", "carriers", nil); !strings.Contains(c.Detail, "a turn issued by eu.api.openai.com (gpt-5.1) went without its reasoning items") {
+		t.Errorf("openai-responses/carriers does not replay an EU-issued turn: %s", c.Detail)
 	}
 	perHostOff := families(func(fs []engine.ResponsesFamily) []engine.ResponsesFamily {
 		for i := range fs {
@@ -187,6 +194,7 @@ func TestCrossFamilyResponses(t *testing.T) {
 	}{
 		{"Azure merged into OpenAI's family", "azure-openai-responses", mergeInto("openai", "azure-openai"), true},
 		{"Azure resources no longer per host", "azure-openai-responses", perHostOff, true},
+		{"OpenAI's regions one issuer (dust-tt/dust#18119)", "openai-responses", perHostOff, true},
 		{"OpenRouter merged into OpenAI's family", "openrouter-responses", mergeInto("openai", "openrouter"), true},
 		{"DeepSeek merged into OpenAI's family", "deepseek-responses", mergeInto("openai", "deepseek"), false},
 		{"OpenRouter merged into DeepSeek's family", "deepseek-responses", mergeInto("deepseek", "openrouter"), false},

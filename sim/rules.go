@@ -73,7 +73,7 @@ func (s *Simulator) match(q *request) (*providers.Rule, hit, bool) {
 			continue
 		}
 		if c.Kind == providers.ConditionTopLevelFieldPresent {
-			if v := q.root.Get(c.Field); v.Exists() && (len(c.Values) == 0 || slices.Contains(c.Values, v.String())) {
+			if v := q.root.Get(c.Field); v.Exists() && (len(c.Values) == 0 || slices.Contains(c.Values, v.String())) && !slices.Contains(c.ExceptValues, v.String()) {
 				return rule, hit{index: 0, field: c.Field, path: c.Field}, true
 			}
 			continue

@@ -114,6 +114,9 @@ func TestChatRules(t *testing.T) {
 	modelOnly.Models = []string{"v4"}
 	except := cond(providers.ConditionToolTurnFieldMissing, "reasoning_content")
 	except.ExceptModels = []string{"legacy"}
+	otherType := cond(providers.ConditionTopLevelFieldPresent, "thinking.type")
+	otherType.ExceptValues = []string{"enabled", "disabled"}
+	otherTypeProfile := profile("c", modeChat, []string{"reasoning_content"}, withRule(otherType))
 	genuine := g.thought("thought")
 	urlSafe := base64.RawURLEncoding.EncodeToString(mustDecode(t, genuine))
 
@@ -138,6 +141,9 @@ func TestChatRules(t *testing.T) {
 
 		{"top_level_field_present fires", topLevel, chat, `{"model":"m","reasoning_effort":"high","messages":[]}`, "reasoning_effort", 0},
 		{"top_level_field_present does not fire", topLevel, chat, `{"model":"m","messages":[]}`, "", 0},
+		{"except_values: a documented value passes", otherTypeProfile, chat, `{"model":"m","thinking":{"type":"enabled"},"messages":[]}`, "", 0},
+		{"except_values: any other value fires", otherTypeProfile, chat, `{"model":"m","thinking":{"type":"enabled-changed"},"messages":[]}`, "thinking.type", 0},
+		{"except_values: no value, no refusal", otherTypeProfile, chat, `{"model":"m","messages":[]}`, "", 0},
 
 		{"genuine details signature", details(providers.ConditionSignatureInvalid), chat, chatBody("m", user("a"), asst(textItem("t", g.sign("t"))), user("b")), "", 0},
 		{"tampered details text", details(providers.ConditionSignatureInvalid), chat, chatBody("m", user("a"), asst(textItem("t!", g.sign("t"))), user("b")), "messages.1.reasoning_details.0", 1},
