@@ -26,6 +26,25 @@ func BenchmarkParseSessionLong(b *testing.B) {
 	}
 }
 
+// BenchmarkParseSessionQuotedLong is the parse `replaycheck shape` and
+// the connector do: the same session, its raw values sharing the
+// document, its reasoning strings' JSON forms kept, and the long ones
+// checked and decoded on every core.
+func BenchmarkParseSessionQuotedLong(b *testing.B) {
+	doc := longsession.Budget()
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		q := new(engine.QuotedStrings)
+		if _, err := engine.ParseSessionQuoted(doc, q); err != nil {
+			b.Fatal(err)
+		}
+		if q.Len() != 2*longsession.Turns {
+			b.Fatalf("%d forms kept", q.Len())
+		}
+	}
+}
+
 // The benchmarks below are the comparison ParseSession was chosen by:
 // what validating alone costs with encoding/json and gjson, and a parse
 // of the same fields with gjson (Valid, then a walk that unescapes the
