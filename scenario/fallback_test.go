@@ -73,11 +73,7 @@ func (f forgetful) Reload(ctx context.Context, s *engine.Session) (*engine.Sessi
 // row is played, and an implementation that does not shape the decision it
 // is handed is n/a there, not failed.
 func TestFallbackProviderDrift(t *testing.T) {
-	f, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles := scenariotest.Profiles(t, "../providers")
+	f, profiles := scenariotest.Committed(t)
 	tests := []struct {
 		impl   func(scenario.Reference) scenario.Implementation
 		target string

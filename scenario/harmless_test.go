@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
-	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario"
 	"github.com/replaycheck/replaycheck/scenario/scenariotest"
@@ -56,11 +55,7 @@ func differ(body []byte) ([]byte, error) {
 // verdict on each. Under strict replay the same implementation is left
 // unverified, which is what the declared differences fix.
 func TestHarmlessDifferencesAreJudged(t *testing.T) {
-	f, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles := scenariotest.Profiles(t, "../providers")
+	f, profiles := scenariotest.Committed(t)
 	var chat []string
 	for _, target := range f.Targets {
 		if target.Route.APIMode == engine.ModeChat {

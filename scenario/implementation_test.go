@@ -60,11 +60,7 @@ func (noBranch) Reload(context.Context, *engine.Session) (*engine.Session, error
 // implementation's reason and no provenance, and every other cell is the
 // reference engine's.
 func TestRunnerEngine(t *testing.T) {
-	f, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles := scenariotest.Profiles(t, "../providers")
+	f, profiles := scenariotest.Committed(t)
 	ids := []string{"deepseek", "anthropic"}
 	ref := &scenario.Runner{Matrix: f, Profiles: profiles, CassetteDir: "../cassettes"}
 	want, err := ref.RunMatrix(context.Background(), ids, nil, nil)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario"
 	"github.com/replaycheck/replaycheck/scenario/scenariotest"
@@ -15,11 +14,7 @@ import (
 // replays them: every cell the committed table decides must pass (or be a
 // declared known failure, or advisory), and nothing may be unverified.
 func TestRecordThenReplay(t *testing.T) {
-	f, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles := scenariotest.Profiles(t, "../providers")
+	f, profiles := scenariotest.Committed(t)
 	ids := []string{"deepseek", "kimi", "mistral", "cerebras", "openrouter", "copilot", "gemini-openai", "glm"}
 	dir := t.TempDir()
 	scenariotest.Record(t, f, profiles, dir, "test", ids...)

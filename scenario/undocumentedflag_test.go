@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario"
 	"github.com/replaycheck/replaycheck/scenario/scenariotest"
@@ -20,11 +19,7 @@ import (
 // parameter, Moonshot's "invalid thinking"), per each profile's
 // thinking-type-invalid rule. Under the committed table the cell passes.
 func TestUndocumentedThinkingTypeRefusedInProviderWords(t *testing.T) {
-	f, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles := scenariotest.Profiles(t, "../providers")
+	f, profiles := scenariotest.Committed(t)
 	sc, _ := scenario.ByName("carriers")
 	ctx := context.Background()
 	for _, tc := range []struct{ target, flag, words string }{

@@ -14,6 +14,17 @@ import (
 	"github.com/replaycheck/replaycheck/suites/harness"
 )
 
+// Committed loads the committed route table and provider profiles, as
+// seen from a package directory of the repository's root.
+func Committed(tb testing.TB) (*matrix.File, map[string]*providers.Profile) {
+	tb.Helper()
+	f, err := matrix.Load("../matrix.yaml")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return f, Profiles(tb, "../providers")
+}
+
 // Profiles loads the provider profiles of dir by name.
 func Profiles(tb testing.TB, dir string) map[string]*providers.Profile {
 	tb.Helper()
