@@ -32,14 +32,15 @@ func newServed(profiles map[string]*providers.Profile) served {
 	return s
 }
 
-// unserved returns the fact that no model answers r at its host ("api.deepseek.com
-// serves only model ids containing deepseek (providers/deepseek.yaml serves:
-// SOURCE)"), or "" when its host may serve it. A profile speaks for its hosts
-// and their subdomains, which DNS puts in the same operator's hands. The
-// profiles of r's api mode at its host decide; when no profile there speaks r's mode, every profile at the
-// host does. r is unserved when one of them declares what it serves, and none
-// that declares lists r's model. A profile that declares nothing says nothing,
-// and the provider id never counts: it is a label the user picks.
+// unserved returns the fact that no model answers r at its host
+// ("api.deepseek.com serves only model ids containing deepseek
+// (providers/deepseek.yaml serves: SOURCE)"), or "" when its host may
+// serve it. A profile speaks for its hosts and their subdomains, which DNS
+// puts in the same operator's hands. The profiles of r's api mode at its
+// host decide; when no profile there speaks r's mode, every profile at the
+// host does. r is unserved when one of them declares what it serves, and
+// none that declares lists r's model. A profile that declares nothing says
+// nothing, and the provider id never counts: it is a label the user picks.
 func (s served) unserved(r engine.Route) string {
 	host := r.Host()
 	all := s.naming(host)
