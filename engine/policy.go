@@ -202,6 +202,9 @@ type AnthropicPolicy struct {
 	// PriorThinking is the capability table of models that keep the
 	// thinking of earlier turns.
 	PriorThinking PriorThinking
+	// AdaptiveThinking is the table of models that take only adaptive
+	// thinking; Bedrock Converse reads it too.
+	AdaptiveThinking AdaptiveThinking
 }
 
 // PriorRule says when a route replays the thinking of turns before the
@@ -258,11 +261,15 @@ type AnthropicReplay struct {
 	LearnRejections bool
 	// Platform is PlatformMessages, PlatformBedrock or PlatformVertex.
 	Platform string
+	// Adaptive is true when the model takes only adaptive thinking
+	// ([AdaptiveThinking.Only]): the request asks for
+	// {"type":"adaptive"} instead of a thinking budget.
+	Adaptive bool
 }
 
 // Decide classifies a route by base URL and model.
 func (p AnthropicPolicy) Decide(baseURL, model string) AnthropicReplay {
-	out := AnthropicReplay{Replay: ReplayStripped, Platform: p.Platform(baseURL, model)}
+	out := AnthropicReplay{Replay: ReplayStripped, Platform: p.Platform(baseURL, model), Adaptive: p.AdaptiveThinking.Only(model)}
 	for _, r := range p.Routes {
 		if !r.Match.Matches(baseURL, model) {
 			continue
@@ -392,37 +399,49 @@ func (p PriorThinking) neverGeneration(s string) bool {
 	return false
 }
 
-// parse reads "<sep><family><sep><major>[<sep><minor>]" where the minor is
-// one or two digits not followed by another digit (so snapshot dates such
-// as claude-opus-4-20250514 stay 4.0).
+// parse reads "<sep><family><sep><major>[<sep><minor>]" for a family of
+// the table ([parseFamily]).
 func (p PriorThinking) parse(s string) (ModelFamily, ModelVersion, bool) {
-	if s == "" || !isSep(s[0]) {
+	k, v, ok := parseFamily(s, len(p.Families), func(k int) string { return p.Families[k].Name })
+	if !ok {
 		return ModelFamily{}, ModelVersion{}, false
 	}
+	return p.Families[k], v, true
+}
+
+// parseFamily reads "<sep><family><sep><major>[<sep><minor>]", where the
+// family is one of n names and the minor is one or two digits not followed
+// by another digit (so snapshot dates such as claude-opus-4-20250514 stay
+// 4.0). It returns the index of the family that matched.
+func parseFamily(s string, n int, name func(int) string) (int, ModelVersion, bool) {
+	if s == "" || !isSep(s[0]) {
+		return 0, ModelVersion{}, false
+	}
 	s = s[1:]
-	for _, f := range p.Families {
-		if !strings.HasPrefix(s, f.Name) {
+	for k := 0; k < n; k++ {
+		f := name(k)
+		if !strings.HasPrefix(s, f) {
 			continue
 		}
-		r := s[len(f.Name):]
+		r := s[len(f):]
 		if r == "" || !isSep(r[0]) {
 			continue
 		}
 		r = r[1:]
-		major, n := digits(r)
-		if n == 0 {
+		major, d := digits(r)
+		if d == 0 {
 			continue
 		}
 		v := ModelVersion{Major: major}
-		r = r[n:]
+		r = r[d:]
 		if len(r) > 1 && isSep(r[0]) {
 			if minor, m := digits(r[1:]); m >= 1 && m <= 2 {
 				v.Minor = minor
 			}
 		}
-		return f, v, true
+		return k, v, true
 	}
-	return ModelFamily{}, ModelVersion{}, false
+	return 0, ModelVersion{}, false
 }
 
 func isSep(c byte) bool   { return c == '-' || c == '_' || c == '.' }

@@ -131,3 +131,35 @@ func TestResponsesSameIssuer(t *testing.T) {
 		t.Error("without families every hostname is a family of its own")
 	}
 }
+
+// TestAdaptiveThinkingTable is matrix.yaml anthropic.adaptive_thinking:
+// Opus from 4.7, Sonnet from 5, every Fable and Mythos id take only
+// adaptive thinking (lidge-jun/opencodex PR 65 measured enabled and
+// adaptive per model); the 4.x models before them keep the budget.
+func TestAdaptiveThinkingTable(t *testing.T) {
+	a := enginetest.Table(t).Dialects.Anthropic.AdaptiveThinking
+	adaptive := []string{"claude-opus-4-7", "claude-opus-4-8", "claude-opus-5", "claude-sonnet-5", "claude-fable-5", "claude-fable-5-1", "claude-mythos-5", "claude-mythos-preview",
+		"us.anthropic.claude-opus-4-7-v1:0", "claude-opus-4-7@20260101", "anthropic/claude-opus-4.7", "CLAUDE-OPUS-4-7", "claude-opus-4-8[1m]"}
+	manual := []string{"claude-opus-4-6", "claude-opus-4-5", "claude-opus-4-20250514", "claude-opus-4-1", "claude-sonnet-4-6", "claude-sonnet-4-5", "claude-haiku-4-5",
+		"claude-3-7-sonnet-20250219", "us.anthropic.claude-opus-4-6-v1:0", "claude-opus-latest", "claude-mythology-5", "deepseek-v4-pro", "kimi-k2.6", "mythos-5"}
+	for _, id := range adaptive {
+		if !a.Only(id) {
+			t.Errorf("%s takes only adaptive thinking", id)
+		}
+	}
+	for _, id := range manual {
+		if a.Only(id) {
+			t.Errorf("%s takes manual thinking", id)
+		}
+	}
+	pol := enginetest.Table(t).Dialects.Anthropic
+	if !pol.Decide("https://api.anthropic.com", "claude-opus-4-7").Adaptive {
+		t.Error("Decide: claude-opus-4-7 on Anthropic's API should be adaptive")
+	}
+	if pol.Decide("https://api.anthropic.com", "claude-opus-4-6").Adaptive {
+		t.Error("Decide: claude-opus-4-6 keeps the thinking budget")
+	}
+	if (engine.AdaptiveThinking{}).Only("claude-opus-4-7") {
+		t.Error("the zero table sends every model a thinking budget")
+	}
+}

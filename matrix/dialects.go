@@ -93,7 +93,7 @@ func (w walker) responses(n *yaml.Node) (engine.ResponsesPolicy, error) {
 
 func (w walker) anthropic(n *yaml.Node) (engine.AnthropicPolicy, error) {
 	var p engine.AnthropicPolicy
-	m, err := w.mapping(n, "anthropic", "routes", "platforms", "prior_thinking")
+	m, err := w.mapping(n, "anthropic", "routes", "platforms", "prior_thinking", "adaptive_thinking")
 	if err != nil {
 		return p, err
 	}
@@ -136,7 +136,12 @@ func (w walker) anthropic(n *yaml.Node) (engine.AnthropicPolicy, error) {
 		}
 		return p, nil
 	}
-	p.PriorThinking, err = w.priorThinking(m["prior_thinking"])
+	if p.PriorThinking, err = w.priorThinking(m["prior_thinking"]); err != nil {
+		return p, err
+	}
+	if m["adaptive_thinking"] != nil {
+		p.AdaptiveThinking, err = w.adaptiveThinking(m["adaptive_thinking"])
+	}
 	return p, err
 }
 
