@@ -2,6 +2,14 @@ package engine
 
 import "strings"
 
+// AdaptiveThinkingConfig is the thinking configuration sent to a model
+// that takes only adaptive thinking ([AdaptiveThinking.Only]), on the
+// Messages API and in Bedrock Converse's additionalModelRequestFields:
+// display "summarized" keeps the thinking text these models otherwise
+// omit (they default to display "omitted": empty thinking, real
+// signature; AAswordman/Operit PR 568).
+const AdaptiveThinkingConfig = `{"type":"adaptive","display":"summarized"}`
+
 // AdaptiveThinking is the table of Claude models that refuse manual
 // thinking (`{"type":"enabled","budget_tokens":N}`) and take only
 // `{"type":"adaptive"}` (matrix.yaml anthropic.adaptive_thinking). It

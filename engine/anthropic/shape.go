@@ -33,6 +33,16 @@ const (
 	VertexVersion = "vertex-2023-10-16"
 )
 
+// AppendThinking appends the thinking configuration:
+// [engine.AdaptiveThinkingConfig] when adaptive, else manual thinking with
+// [BudgetTokens].
+func AppendThinking(dst []byte, adaptive bool) []byte {
+	if adaptive {
+		return append(dst, engine.AdaptiveThinkingConfig...)
+	}
+	return fmt.Appendf(dst, `{"type":"enabled","budget_tokens":%d}`, BudgetTokens)
+}
+
 // Mode returns engine.ModeAnthropic.
 func (Dialect) Mode() engine.APIMode { return engine.ModeAnthropic }
 
@@ -81,7 +91,7 @@ func (dl Dialect) Shape(s *engine.Session, d engine.Decision, req engine.Request
 	if err != nil {
 		return nil, err
 	}
-	return appendRequest(nil, rp.Platform, model, systemText(req.System, s.Messages), msgs, req), nil
+	return appendRequest(nil, rp, model, systemText(req.System, s.Messages), msgs, req), nil
 }
 
 // A wireMsg is one message of the request: a role and either a raw content
@@ -92,7 +102,8 @@ type wireMsg struct {
 	blocks []json.RawMessage
 }
 
-func appendRequest(dst []byte, platform, model, system string, msgs []wireMsg, req engine.Request) []byte {
+func appendRequest(dst []byte, rp engine.AnthropicReplay, model, system string, msgs []wireMsg, req engine.Request) []byte {
+	platform := rp.Platform
 	switch platform {
 	case engine.PlatformBedrock:
 		dst = append(dst, `{"anthropic_version":"`+BedrockVersion+`"`...)
@@ -134,7 +145,8 @@ func appendRequest(dst []byte, platform, model, system string, msgs []wireMsg, r
 	if req.Stream && platform != engine.PlatformBedrock {
 		dst = append(dst, `,"stream":true`...)
 	}
-	dst = fmt.Appendf(dst, `,"thinking":{"type":"enabled","budget_tokens":%d}`, BudgetTokens)
+	dst = append(dst, `,"thinking":`...)
+	dst = AppendThinking(dst, rp.Adaptive)
 	return append(dst, '}')
 }
 

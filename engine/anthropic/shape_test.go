@@ -47,6 +47,20 @@ func TestPathAndRequestShape(t *testing.T) {
 		{"vertex-lookalike", "https://us-east5-aiplatform.googleapis.com.evil.test/v1/publishers/anthropic/models", "claude-opus-4-6", "/v1/messages", "/v1/messages",
 			`{"model":"claude-opus-4-6",` + tail + `,"stream":true,"thinking":{"type":"enabled","budget_tokens":8000}}`,
 			"a look-alike Vertex host is no Vertex platform"},
+		{"direct-adaptive", "https://api.anthropic.com", "claude-opus-4-7", "/v1/messages", "/v1/messages",
+			`{"model":"claude-opus-4-7",` + tail + `,"stream":true,"thinking":{"type":"adaptive","display":"summarized"}}`,
+			"Opus 4.7 refuses a thinking budget (microsoft/vscode#311862): it gets adaptive thinking with its text summarized"},
+		{"bedrock-adaptive", "https://bedrock-runtime.us-east-1.amazonaws.com", "us.anthropic.claude-opus-4-7-v1:0",
+			"/model/us.anthropic.claude-opus-4-7-v1%3A0/invoke", "/model/us.anthropic.claude-opus-4-7-v1%3A0/invoke-with-response-stream",
+			`{"anthropic_version":"bedrock-2023-05-31",` + tail + `,"thinking":{"type":"adaptive","display":"summarized"}}`,
+			"the model decides, not the platform: Opus 4.7 on InvokeModel is adaptive too"},
+		{"vertex-adaptive", "https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models", "claude-fable-5@20260609",
+			"/claude-fable-5@20260609:rawPredict", "/claude-fable-5@20260609:streamRawPredict",
+			`{"anthropic_version":"vertex-2023-10-16",` + tail + `,"stream":true,"thinking":{"type":"adaptive","display":"summarized"}}`,
+			"every Fable id is adaptive"},
+		{"unknown-relay-adaptive", "https://relay.example.com", "claude-mythos-preview", "/v1/messages", "/v1/messages",
+			`{"model":"claude-mythos-preview",` + tail + `,"stream":true,"thinking":{"type":"adaptive","display":"summarized"}}`,
+			"a relay gets no replayed thinking, but its thinking request still follows the model"},
 	}
 	for _, tc := range tests {
 		dl := anthropic.Dialect{Table: tbl}

@@ -12,7 +12,8 @@ import (
 // Dialect is the Bedrock Converse [engine.Dialect].
 type Dialect struct {
 	// Table supplies the per-model policy (matrix.yaml
-	// `bedrock_converse:`). A nil Table is the zero table: no model gets
+	// `bedrock_converse:`, and `anthropic.adaptive_thinking` for the
+	// thinking configuration). A nil Table is the zero table: no model gets
 	// reasoning replayed or thinking requested.
 	Table *engine.Table
 }
@@ -68,7 +69,14 @@ func (dl Dialect) Shape(s *engine.Session, d engine.Decision, req engine.Request
 	if err != nil {
 		return nil, err
 	}
-	return appendRequest(nil, msgs, engine.SystemTexts(req.System, s.Messages), req, pol.RequestThinking), nil
+	th := thinkingNone
+	if pol.RequestThinking {
+		th = thinkingBudget
+		if dl.Table != nil && dl.Table.Dialects.Anthropic.AdaptiveThinking.Only(model) {
+			th = thinkingAdaptive
+		}
+	}
+	return appendRequest(nil, msgs, engine.SystemTexts(req.System, s.Messages), req, th), nil
 }
 
 // A wireMsg is one Converse message: a role and its content blocks.
@@ -77,7 +85,20 @@ type wireMsg struct {
 	blocks []json.RawMessage
 }
 
-func appendRequest(dst []byte, msgs []wireMsg, system []string, req engine.Request, thinking bool) []byte {
+// thinkingRequest is what additionalModelRequestFields.thinking asks for.
+type thinkingRequest int
+
+const (
+	// thinkingNone sends no thinking configuration.
+	thinkingNone thinkingRequest = iota
+	// thinkingBudget asks for manual thinking with BudgetTokens.
+	thinkingBudget
+	// thinkingAdaptive asks for adaptive thinking (matrix.yaml
+	// anthropic.adaptive_thinking).
+	thinkingAdaptive
+)
+
+func appendRequest(dst []byte, msgs []wireMsg, system []string, req engine.Request, thinking thinkingRequest) []byte {
 	dst = append(dst, `{"messages":`...)
 	dst = appendMessages(dst, msgs)
 	if len(system) > 0 {
@@ -115,8 +136,11 @@ func appendRequest(dst []byte, msgs []wireMsg, system []string, req engine.Reque
 		dst = append(dst, `]}`...)
 	}
 	dst = fmt.Appendf(dst, `,"inferenceConfig":{"maxTokens":%d}`, MaxTokens)
-	if thinking {
+	switch thinking {
+	case thinkingBudget:
 		dst = fmt.Appendf(dst, `,"additionalModelRequestFields":{"thinking":{"type":"enabled","budget_tokens":%d}}`, BudgetTokens)
+	case thinkingAdaptive:
+		dst = append(dst, `,"additionalModelRequestFields":{"thinking":`+engine.AdaptiveThinkingConfig+`}`...)
 	}
 	return append(dst, '}')
 }

@@ -32,6 +32,9 @@ func TestPathAndRequestShape(t *testing.T) {
 		{"moonshotai.kimi-k3",
 			`{"messages":[{"role":"user","content":[{"text":"hi"}]}],"system":[{"text":"Helper."},{"text":"Be brief."}],"toolConfig":{"tools":[{"toolSpec":{"name":"weather","description":"by city","inputSchema":{"json":{"type":"object"}}}},{"toolSpec":{"name":"clock","inputSchema":{"json":{"type":"object"}}}}]},"inferenceConfig":{"maxTokens":16000}}`,
 			"a model that reasons on its own gets no thinking field"},
+		{"us.anthropic.claude-opus-4-7-v1:0",
+			`{"messages":[{"role":"user","content":[{"text":"hi"}]}],"system":[{"text":"Helper."},{"text":"Be brief."}],"toolConfig":{"tools":[{"toolSpec":{"name":"weather","description":"by city","inputSchema":{"json":{"type":"object"}}}},{"toolSpec":{"name":"clock","inputSchema":{"json":{"type":"object"}}}}]},"inferenceConfig":{"maxTokens":16000},"additionalModelRequestFields":{"thinking":{"type":"adaptive","display":"summarized"}}}`,
+			"Opus 4.7 refuses a thinking budget (anthropic.adaptive_thinking): it gets adaptive thinking"},
 	}
 	for _, tc := range tests {
 		r.Model = tc.model
