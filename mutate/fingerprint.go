@@ -12,7 +12,7 @@ import (
 // decision (whether the route is in the must-echo tier, the pad, the
 // carriers, the vendor flags' settings, the native fields) and the policy
 // of the route's native dialect (the replay contract, prior thinking,
-// learnt refusals, the platform; the hostnames that share the Responses
+// learnt refusals, the platform, adaptive thinking; the hostnames that share the Responses
 // issuing family, see [issuers]). Two tables that give a route the same
 // parts send it the same bytes; the ids of the rows, route classes and
 // Responses families that matched are labels and are left out, so moving
@@ -38,10 +38,11 @@ func decide(t *engine.Table, r engine.Route) decision {
 	case engine.ModeAnthropic:
 		a := t.Dialects.Anthropic.Decide(r.BaseURL, r.Model)
 		out = append(out, "replay="+string(a.Replay), "prior-thinking="+strconv.FormatBool(a.PriorThinking),
-			"learn-rejections="+strconv.FormatBool(a.LearnRejections), "platform="+a.Platform)
+			"learn-rejections="+strconv.FormatBool(a.LearnRejections), "platform="+a.Platform, "adaptive="+strconv.FormatBool(a.Adaptive))
 	case engine.ModeBedrockConverse:
 		m := t.Dialects.Converse.For(r.Model)
-		out = append(out, "replay="+string(m.Replay), "request-thinking="+strconv.FormatBool(m.RequestThinking))
+		adaptive := m.RequestThinking && t.Dialects.Anthropic.AdaptiveThinking.Only(r.Model)
+		out = append(out, "replay="+string(m.Replay), "request-thinking="+strconv.FormatBool(m.RequestThinking), "adaptive="+strconv.FormatBool(adaptive))
 	case engine.ModeResponses:
 		out = append(out, "responses-issuers="+issuers(t.Dialects.Responses, r.Host()))
 	}

@@ -38,6 +38,7 @@ var operators = []operator{
 	{"flip", flipBooleans},
 	{"enum", changeEnums},
 	{"threshold", moveThresholds},
+	{"adaptive", moveAdaptive},
 	{"flag-value", changeFlagValues},
 	{"merge-split", mergeSplitFamilies},
 }
@@ -348,6 +349,36 @@ func moveThresholds(top *yaml.Node) []edit {
 			out = append(out, edit{what: "drop " + g.Value + " from anthropic.prior_thinking.never_generations", line: g.Line, section: "anthropic",
 				apply: func() func() { return removeAt(ng, i) }})
 		}
+	}
+	return out
+}
+
+// moveAdaptive moves each adaptive-thinking threshold (each family's
+// from) one minor version up and down, and drops each family.
+func moveAdaptive(top *yaml.Node) []edit {
+	fams := listNode(top, "anthropic.adaptive_thinking.families")
+	if fams == nil || fams.Kind != yaml.SequenceNode {
+		return nil
+	}
+	var out []edit
+	for i, f := range fams.Content {
+		name := strconv.Itoa(i)
+		if n := matrix.Value(f, "name"); n != nil {
+			name = n.Value
+		}
+		path := "anthropic.adaptive_thinking.families[" + name + "]"
+		if v := matrix.Value(f, "from"); v != nil {
+			if ver, err := parseVersion(v.Value); err == nil {
+				for _, d := range []int{+1, -1} {
+					if to := ver.step(d); to != "" {
+						out = append(out, edit{what: fmt.Sprintf("move %s.from from %s to %s", path, v.Value, to), line: v.Line, section: "anthropic",
+							apply: func() func() { return setScalar(v, to, "!!str") }})
+					}
+				}
+			}
+		}
+		out = append(out, edit{what: "drop " + path, line: f.Line, section: "anthropic",
+			apply: func() func() { return removeAt(fams, i) }})
 	}
 	return out
 }

@@ -46,7 +46,7 @@ const (
 // path) with one of its provider id, host, path or model replaced by a
 // value the table names (each entry; each host pattern with its stars
 // filled; a host's subdomain; Claude ids around each prior-thinking
-// threshold), or by a custom or unlisted one. Realistic probes (a checked
+// and adaptive-thinking threshold), or by a custom or unlisted one. Realistic probes (a checked
 // route with one part replaced) come first, so a survivor is shown with
 // the nearest route a user takes.
 func probes(f *matrix.File) []engine.Route {
@@ -77,6 +77,21 @@ func probes(f *matrix.File) []engine.Route {
 	for _, fam := range pt.Families {
 		if fam.KeepsFrom != nil {
 			versions = append(versions, *fam.KeepsFrom)
+		}
+	}
+	// Claude ids around each adaptive-thinking threshold, and an
+	// unversioned id of each family.
+	for _, fam := range f.Table.Dialects.Anthropic.AdaptiveThinking.Families {
+		add(&models, "claude-"+fam.Name+"-preview")
+		if fam.From == nil {
+			continue
+		}
+		for _, minor := range []int{fam.From.Minor - 1, fam.From.Minor, fam.From.Minor + 1} {
+			major := fam.From.Major
+			if minor < 0 {
+				major, minor = major-1, 9
+			}
+			add(&models, fmt.Sprintf("claude-%s-%d-%d", fam.Name, major, minor))
 		}
 	}
 	for _, fam := range pt.Families {

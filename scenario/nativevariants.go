@@ -94,7 +94,11 @@ func containsBody(bodies [][]byte, b []byte) bool {
 // every scenario under each (see [RecordWith]) lets an edit of
 // anthropic.routes, anthropic.prior_thinking or bedrock_converse be judged
 // from the provider's recorded answers in the multi-turn scenarios
-// (compaction, resume, branch, fallback) too. Other api modes get none.
+// (compaction, resume, branch, fallback) too. Both also get the route's
+// own decision with the other thinking request (adaptive for a model the
+// table gives a budget, a budget for one it asks for adaptive thinking:
+// [adaptiveVariant]), so an edit of anthropic.adaptive_thinking is judged
+// too. Other api modes get none.
 func nativeVariantTables(t *engine.Table, route engine.Route) []*engine.Table {
 	var out []*engine.Table
 	switch route.APIMode {
@@ -113,8 +117,14 @@ func nativeVariantTables(t *engine.Table, route engine.Route) []*engine.Table {
 				}
 			}
 		}
+		if alt := adaptiveVariant(t, route.Model); alt != nil {
+			out = append(out, alt)
+		}
 	case engine.ModeBedrockConverse:
 		own := t.Dialects.Converse.For(route.Model)
+		if alt := adaptiveVariant(t, route.Model); own.RequestThinking && alt != nil {
+			out = append(out, alt)
+		}
 		for _, r := range replays {
 			for _, thinking := range []bool{own.RequestThinking, !own.RequestThinking} {
 				if r == own.Replay && thinking == own.RequestThinking {
@@ -145,5 +155,31 @@ func anthropicVariant(t *engine.Table, r engine.ReasoningReplay, prior, learn bo
 	alt.Dialects.Anthropic.Routes = append([]engine.AnthropicRoute{{
 		ID: "variant-" + string(r), Replay: r, PriorThinking: rule, LearnRejections: learn,
 	}}, t.Dialects.Anthropic.Routes...)
+	return &alt
+}
+
+// adaptiveVariant is a copy of t that asks the model for the other
+// thinking configuration: no adaptive family when the table makes the
+// model adaptive, else every family either table names, from every
+// version. It is nil when the model's request does not change (an id
+// whose Claude family and version do not parse).
+func adaptiveVariant(t *engine.Table, model string) *engine.Table {
+	a := t.Dialects.Anthropic
+	alt := *t
+	if a.AdaptiveThinking.Only(model) {
+		alt.Dialects.Anthropic.AdaptiveThinking = engine.AdaptiveThinking{}
+		return &alt
+	}
+	var every engine.AdaptiveThinking
+	for _, f := range a.PriorThinking.Families {
+		every.Families = append(every.Families, engine.AdaptiveFamily{Name: f.Name})
+	}
+	for _, f := range a.AdaptiveThinking.Families {
+		every.Families = append(every.Families, engine.AdaptiveFamily{Name: f.Name})
+	}
+	if !every.Only(model) {
+		return nil
+	}
+	alt.Dialects.Anthropic.AdaptiveThinking = every
 	return &alt
 }
