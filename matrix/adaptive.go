@@ -13,35 +13,9 @@ func (w walker) adaptiveThinking(n *yaml.Node) (engine.AdaptiveThinking, error) 
 	if err != nil {
 		return a, err
 	}
-	fams, err := w.sequence(m["families"], "adaptive_thinking families")
-	if err != nil {
-		return a, err
+	fams, err := w.families(m["families"], "adaptive_thinking", "from")
+	for _, f := range fams {
+		a.Families = append(a.Families, engine.AdaptiveFamily{Name: f.name, From: f.from})
 	}
-	seen := map[string]bool{}
-	for _, it := range fams {
-		fm, err := w.mapping(it, "adaptive_thinking family", "name", "from")
-		if err != nil {
-			return a, err
-		}
-		var f engine.AdaptiveFamily
-		if f.Name, err = w.str(fm["name"], "adaptive_thinking family name"); err != nil {
-			return a, err
-		}
-		if !familyName.MatchString(f.Name) {
-			return a, w.errf(it, "adaptive_thinking family: name %q must be lower-case letters", f.Name)
-		}
-		if seen[f.Name] {
-			return a, w.errf(fm["name"], "adaptive_thinking family: duplicate name %q", f.Name)
-		}
-		seen[f.Name] = true
-		if fm["from"] != nil {
-			v, err := w.version(fm["from"], "adaptive_thinking family "+f.Name+" from")
-			if err != nil {
-				return a, err
-			}
-			f.From = &v
-		}
-		a.Families = append(a.Families, f)
-	}
-	return a, nil
+	return a, err
 }

@@ -254,35 +254,12 @@ func (w walker) priorThinking(n *yaml.Node) (engine.PriorThinking, error) {
 	if err != nil {
 		return p, err
 	}
-	fams, err := w.sequence(m["families"], "prior_thinking families")
+	fams, err := w.families(m["families"], "prior_thinking", "keeps_from")
 	if err != nil {
 		return p, err
 	}
-	seen := map[string]bool{}
-	for _, it := range fams {
-		fm, err := w.mapping(it, "prior_thinking family", "name", "keeps_from")
-		if err != nil {
-			return p, err
-		}
-		var f engine.ModelFamily
-		if f.Name, err = w.str(fm["name"], "prior_thinking family name"); err != nil {
-			return p, err
-		}
-		if !familyName.MatchString(f.Name) {
-			return p, w.errf(it, "prior_thinking family: name %q must be lower-case letters", f.Name)
-		}
-		if seen[f.Name] {
-			return p, w.errf(fm["name"], "prior_thinking family: duplicate name %q", f.Name)
-		}
-		seen[f.Name] = true
-		if fm["keeps_from"] != nil {
-			v, err := w.version(fm["keeps_from"], "prior_thinking family "+f.Name+" keeps_from")
-			if err != nil {
-				return p, err
-			}
-			f.KeepsFrom = &v
-		}
-		p.Families = append(p.Families, f)
+	for _, f := range fams {
+		p.Families = append(p.Families, engine.ModelFamily{Name: f.name, KeepsFrom: f.from})
 	}
 	if m["default_keeps_from"] == nil {
 		return p, w.errf(n, "anthropic prior_thinking: missing default_keeps_from")
