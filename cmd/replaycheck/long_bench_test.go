@@ -54,14 +54,7 @@ func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); retur
 // carried by the same two pipes with no work in between, and with
 // BenchmarkPipeCopyLong, the session copied one way.
 func BenchmarkConnectorRoundTripLong(b *testing.B) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
+	inR, inW, outR, outW := twoPipes(b)
 	done := make(chan int, 1)
 	go func() {
 		var errb bytes.Buffer
@@ -102,14 +95,7 @@ func BenchmarkConnectorRoundTripLong(b *testing.B) {
 // A round trip cannot do less: it carries the request in and a reply
 // about as long out, one after the other.
 func BenchmarkPipeRoundTripLong(b *testing.B) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
+	inR, inW, outR, outW := twoPipes(b)
 	go func() {
 		defer outW.Close()
 		r := bufio.NewReaderSize(inR, 1<<20)
@@ -141,6 +127,20 @@ func BenchmarkPipeRoundTripLong(b *testing.B) {
 	}
 	b.StopTimer()
 	inW.Close()
+}
+
+// twoPipes opens the pipe requests go in by and the pipe replies come
+// back by.
+func twoPipes(b *testing.B) (inR, inW, outR, outW *os.File) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	outR, outW, err = os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return inR, inW, outR, outW
 }
 
 // longRouteJSON is longRoute on the wire.

@@ -15,9 +15,9 @@ import (
 // twice (RC and R), from the one form kept.
 var gatewayRoute = engine.Route{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", Model: "m"}
 
-// quotedSession is a session document whose assistant turns carry each
-// reasoning text as written, a tool turn between them; passThrough adds
-// the same texts on a user turn.
+// quotedSession is a session document with, per reasoning text as
+// written, an assistant turn carrying it in reasoning_content, the tool's
+// result, and a user turn carrying it in reasoning (passed through).
 func quotedSession(texts ...string) []byte {
 	var b strings.Builder
 	b.WriteString(`{"messages":[{"role":"user","content":"go"}`)
