@@ -29,8 +29,8 @@ func adaptiveFamily(name string, from *engine.ModelVersion) func(*engine.Table) 
 }
 
 // TestAdaptiveThinkingJudged: anthropic.adaptive_thinking decides what the
-// cassettes can judge. A table that gives Opus 4.7 (or Fable 5) a thinking
-// budget again fails its cells on the API's recorded 400, and one that
+// cassettes can judge. A table that gives Opus 4.7 (or Fable 5, or Haiku
+// 5.5) a thinking budget again fails its cells on the API's 400, and one that
 // asks Sonnet 4.5 for adaptive thinking fails on Sonnet 4.5's.
 func TestAdaptiveThinkingJudged(t *testing.T) {
 	every := func(t *engine.Table) {
@@ -44,6 +44,8 @@ func TestAdaptiveThinkingJudged(t *testing.T) {
 		{"opus from 4.8", "anthropic-opus-4-7", adaptiveFamily("opus", &engine.ModelVersion{Major: 4, Minor: 8}), `\"thinking.type.enabled\" is not supported for this model`},
 		{"opus dropped", "anthropic-opus-4-7", adaptiveFamily("opus", nil), `\"thinking.type.enabled\" is not supported for this model`},
 		{"fable dropped", "anthropic-fable-5", adaptiveFamily("fable", nil), `\"thinking.type.enabled\" is not supported for this model`},
+		{"haiku from 5.6", "anthropic-haiku-5-5", adaptiveFamily("haiku", &engine.ModelVersion{Major: 5, Minor: 6}), `\"thinking.type.enabled\" is not supported for this model`},
+		{"haiku dropped", "anthropic-haiku-5-5", adaptiveFamily("haiku", nil), `\"thinking.type.enabled\" is not supported for this model`},
 		{"every sonnet adaptive", "anthropic-sonnet-4-5", every, "adaptive thinking is not supported on this model"},
 	} {
 		for _, scen := range []string{"carriers", "compaction"} {
