@@ -409,6 +409,24 @@ func (p PriorThinking) parse(s string) (ModelFamily, ModelVersion, bool) {
 	return p.Families[k], v, true
 }
 
+// ClaudeVersion reads the family (one of families) and version that a
+// Claude model id names, as the capability table reads them:
+// claude-opus-4-6, us.anthropic.claude-opus-4-6-v1:0 and
+// claude-sonnet-4-5@20250929 name 4.6 and 4.5, claude-opus-4-20250514 4.0.
+// ok is false for an id that names no such family and version.
+func ClaudeVersion(model string, families []string) (family string, v ModelVersion, ok bool) {
+	for rest := strings.ToLower(model); ; {
+		i := strings.Index(rest, "claude")
+		if i < 0 {
+			return "", ModelVersion{}, false
+		}
+		rest = rest[i+len("claude"):]
+		if k, v, ok := parseFamily(rest, len(families), func(k int) string { return families[k] }); ok {
+			return families[k], v, true
+		}
+	}
+}
+
 // parseFamily reads "<sep><family><sep><major>[<sep><minor>]", where the
 // family is one of n names and the minor is one or two digits not followed
 // by another digit (so snapshot dates such as claude-opus-4-20250514 stay

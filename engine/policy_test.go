@@ -163,3 +163,30 @@ func TestAdaptiveThinkingTable(t *testing.T) {
 		t.Error("the zero table sends every model a thinking budget")
 	}
 }
+
+// TestClaudeVersion: a Claude id names its family and version in every
+// platform's form; an id naming no listed family's version names none.
+func TestClaudeVersion(t *testing.T) {
+	families := []string{"haiku", "opus", "sonnet"}
+	for _, tc := range []struct {
+		model, family string
+		v             engine.ModelVersion
+		ok            bool
+	}{
+		{"claude-opus-4-6", "opus", engine.ModelVersion{Major: 4, Minor: 6}, true},
+		{"us.anthropic.claude-opus-4-6-v1:0", "opus", engine.ModelVersion{Major: 4, Minor: 6}, true},
+		{"claude-sonnet-4-5@20250929", "sonnet", engine.ModelVersion{Major: 4, Minor: 5}, true},
+		{"claude-opus-4-20250514", "opus", engine.ModelVersion{Major: 4}, true},
+		{"Claude-Haiku-5-5", "haiku", engine.ModelVersion{Major: 5, Minor: 5}, true},
+		{"claude-sonnet-5", "sonnet", engine.ModelVersion{Major: 5}, true},
+		{"claude-3-7-sonnet-20250219", "", engine.ModelVersion{}, false},
+		{"claude-fable-5", "", engine.ModelVersion{}, false},
+		{"claude-mythos-preview", "", engine.ModelVersion{}, false},
+		{"deepseek-v4-flash", "", engine.ModelVersion{}, false},
+	} {
+		f, v, ok := engine.ClaudeVersion(tc.model, families)
+		if f != tc.family || v != tc.v || ok != tc.ok {
+			t.Errorf("ClaudeVersion(%q) = %q, %v, %v; want %q, %v, %v", tc.model, f, v, ok, tc.family, tc.v, tc.ok)
+		}
+	}
+}

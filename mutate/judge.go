@@ -171,14 +171,15 @@ type cellSet struct {
 }
 
 func newJudge(base *matrix.File, opts Options) *judge {
-	j := &judge{base: base, opts: opts, routes: checkedRoutes(base), probes: probes(base), cells: map[string]*cellSet{}}
+	s := newServed(opts.Profiles)
+	j := &judge{base: base, opts: opts, routes: checkedRoutes(base), probes: probes(base, s.claude.listed()), cells: map[string]*cellSet{}}
 	for _, c := range j.routes {
 		j.baseDec = append(j.baseDec, decide(&base.Table, c.Route))
 	}
 	for _, p := range j.probes {
 		j.baseProbe = append(j.baseProbe, decide(&base.Table, p).key())
 	}
-	j.unreach = unreachable(j.probes, newServed(opts.Profiles))
+	j.unreach = unreachable(j.probes, s)
 	return j
 }
 

@@ -46,10 +46,12 @@ const (
 // path) with one of its provider id, host, path or model replaced by a
 // value the table names (each entry; each host pattern with its stars
 // filled; a host's subdomain; Claude ids around each prior-thinking
-// and adaptive-thinking threshold), or by a custom or unlisted one. Realistic probes (a checked
+// and adaptive-thinking threshold; in the two modes whose capability
+// tables read Claude ids, Anthropic and Converse, each of claudeIDs, the
+// Claude ids that exist), or by a custom or unlisted one. Realistic probes (a checked
 // route with one part replaced) come first, so a survivor is shown with
 // the nearest route a user takes.
-func probes(f *matrix.File) []engine.Route {
+func probes(f *matrix.File, claudeIDs []string) []engine.Route {
 	var providers, hosts, paths, models []string
 	add := func(list *[]string, vs ...string) { *list = append(*list, vs...) }
 	add(&providers, "custom", neutralProvider)
@@ -130,6 +132,11 @@ func probes(f *matrix.File) []engine.Route {
 		}
 		for _, m := range models {
 			keep(engine.Route{APIMode: r.APIMode, Provider: r.Provider, BaseURL: r.BaseURL, Model: m})
+		}
+		if r.APIMode == engine.ModeAnthropic || r.APIMode == engine.ModeBedrockConverse {
+			for _, m := range claudeIDs {
+				keep(engine.Route{APIMode: r.APIMode, Provider: r.Provider, BaseURL: r.BaseURL, Model: m})
+			}
 		}
 	}
 	for _, c := range checkedRoutes(f) {

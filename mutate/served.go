@@ -11,16 +11,18 @@ import (
 )
 
 // served answers, from the profiles' `serves` declarations, whether a
-// route's host serves its model. A route whose host serves no such model
-// reaches nothing there: a probe of that shape is no route a user can
-// take, so a decision it alone changes does not make a survivor.
+// route's host serves its model, and whether a Claude id names a Claude
+// model at all. A route whose host serves no such model reaches nothing
+// there: a probe of that shape is no route a user can take, so a decision
+// it alone changes does not make a survivor.
 type served struct {
 	// byHost lists the profiles naming each host, by profile name.
 	byHost map[string][]*providers.Profile
+	claude claudeModels
 }
 
 func newServed(profiles map[string]*providers.Profile) served {
-	s := served{byHost: map[string][]*providers.Profile{}}
+	s := served{byHost: map[string][]*providers.Profile{}, claude: newClaudeModels(profiles)}
 	for _, p := range profiles {
 		for _, h := range p.Hosts {
 			s.byHost[h] = append(s.byHost[h], p)
@@ -41,7 +43,12 @@ func newServed(profiles map[string]*providers.Profile) served {
 // host does. r is unserved when one of them declares what it serves, and
 // none that declares lists r's model. A profile that declares nothing says
 // nothing, and the provider id never counts: it is a label the user picks.
+// Whatever the host, r is unserved when its model spells a Claude version
+// no Claude model has ([claudeModels]).
 func (s served) unserved(r engine.Route) string {
+	if why := s.claude.unknown(r.Model); why != "" {
+		return why
+	}
 	host := r.Host()
 	all := s.naming(host)
 	var speak []*providers.Profile
@@ -68,8 +75,8 @@ func (s served) unserved(r engine.Route) string {
 	if by == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s serves only model ids containing %s (providers/%s.yaml serves: %s)",
-		host, strings.Join(by.Serves.Models, " or "), by.Name, by.Serves.Source)
+	return fmt.Sprintf("%s serves only %s (providers/%s.yaml serves: %s)",
+		host, by.Serves.Described(), by.Name, by.Serves.Source)
 }
 
 // naming returns the profiles naming host or a domain it is a subdomain

@@ -1,13 +1,15 @@
 package providers
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // Serves declares which model ids the profile's hosts serve: a route to
-// one of the hosts whose model id contains none of Models (lower-cased)
-// reaches no model there. The declaration speaks for the hosts in the
+// one of the hosts whose model id contains none of Models and is none of
+// IDs (lower-cased) reaches no model there. The declaration speaks for the hosts in the
 // profile's api mode, and in every api mode that no profile at the same
 // host speaks (DeepSeek's chat endpoint refuses a model id it does not
 // know, while its Anthropic-compatible endpoint maps any id to one of its
@@ -19,7 +21,12 @@ import (
 type Serves struct {
 	// Models are lower-case substrings, one of which every model id the
 	// hosts serve contains.
-	Models []string `yaml:"models"`
+	Models []string `yaml:"models,omitempty"`
+	// IDs close the list: the lower-case model ids the hosts answer, every
+	// alias and dated form included. Anthropic's list also speaks for
+	// every Claude platform: no platform serves a Claude version it lacks
+	// (see mutate's served).
+	IDs []string `yaml:"ids,omitempty"`
 	// Source cites the provider's published model list.
 	Source string `yaml:"source"`
 	// Confidence is confirmed when Source lists the models, partial when
@@ -32,9 +39,27 @@ type Serves struct {
 
 // ServesModel reports whether the profile's declaration lets its hosts
 // serve model: true when the profile declares nothing, or when the
-// lower-cased model id contains one of the declared substrings.
+// lower-cased model id contains one of the declared substrings or is one
+// of the declared ids.
 func (p *Profile) ServesModel(model string) bool {
-	return p == nil || p.Serves == nil || modelIn(model, p.Serves.Models, true)
+	if p == nil || p.Serves == nil {
+		return true
+	}
+	s := p.Serves
+	return (len(s.Models) > 0 && modelIn(model, s.Models, true)) || slices.Contains(s.IDs, strings.ToLower(model))
+}
+
+// Described says what the declaration lets its hosts serve, as a report
+// quotes it: "model ids containing deepseek", "the 42 model ids it lists".
+func (s *Serves) Described() string {
+	var parts []string
+	if len(s.Models) > 0 {
+		parts = append(parts, "model ids containing "+strings.Join(s.Models, " or "))
+	}
+	if len(s.IDs) > 0 {
+		parts = append(parts, fmt.Sprintf("the %d model ids it lists", len(s.IDs)))
+	}
+	return strings.Join(parts, " and ")
 }
 
 // issues checks the declaration: models that are lower-case substrings, a
@@ -43,13 +68,23 @@ func (p *Profile) ServesModel(model string) bool {
 func (s *Serves) issues() []*ValidationError {
 	path := at(nil, "serves")
 	var out []*ValidationError
-	if len(s.Models) == 0 {
-		out = append(out, issue(at(path, "models"), "serves: models needs at least one model id substring"))
+	if len(s.Models) == 0 && len(s.IDs) == 0 {
+		out = append(out, issue(at(path, "models"), "serves: models or ids needs at least one model id (substring)"))
 	}
 	for i, m := range s.Models {
 		if strings.TrimSpace(m) == "" || strings.ToLower(m) != m {
 			out = append(out, issue(at(path, "models", strconv.Itoa(i)), "serves: model %q is not a lower-case id substring", m))
 		}
+	}
+	seen := map[string]bool{}
+	for i, id := range s.IDs {
+		switch {
+		case strings.TrimSpace(id) != id || id == "" || strings.ToLower(id) != id:
+			out = append(out, issue(at(path, "ids", strconv.Itoa(i)), "serves: id %q is not a lower-case model id", id))
+		case seen[id]:
+			out = append(out, issue(at(path, "ids", strconv.Itoa(i)), "serves: id %q is listed twice", id))
+		}
+		seen[id] = true
 	}
 	if strings.TrimSpace(s.Source) == "" {
 		out = append(out, issue(at(path, "source"), "serves: source is required (the provider's published model list)"))

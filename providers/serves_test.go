@@ -17,7 +17,10 @@ func TestServesDeclaration(t *testing.T) {
 		reason, text, want string
 	}{
 		{"a declaration", baseProfile + decl, ""},
-		{"no model", baseProfile + strings.Replace(decl, "[acme]", "[]", 1), "serves: models needs at least one model id substring"},
+		{"no model", baseProfile + strings.Replace(decl, "[acme]", "[]", 1), "serves: models or ids needs at least one model id (substring)"},
+		{"a closed list", baseProfile + strings.Replace(decl, "models: [acme]", "ids: [acme-2, acme-1]", 1), ""},
+		{"an upper-case listed id", baseProfile + strings.Replace(decl, "models: [acme]", "ids: [Acme-2]", 1), `:` + strconv.Itoa(line+1) + `: serves: id "Acme-2" is not a lower-case model id`},
+		{"an id listed twice", baseProfile + strings.Replace(decl, "models: [acme]", "ids: [acme-2, acme-2]", 1), `serves: id "acme-2" is listed twice`},
 		{"an upper-case id", baseProfile + strings.Replace(decl, "[acme]", "[Acme]", 1), `:` + strconv.Itoa(line+1) + `: serves: model "Acme" is not a lower-case id substring`},
 		{"no source", baseProfile + strings.Replace(decl, "  source: https://example.com/models\n", "", 1), "serves: source is required"},
 		{"no note", baseProfile + strings.Replace(decl, "  note: the models page lists acme-1 and acme-2\n", "", 1), "serves: note is required"},
@@ -32,6 +35,8 @@ func TestServesDeclaration(t *testing.T) {
 			t.Errorf("%s: %v", tc.reason, err)
 		case tc.want == "" && !(p.ServesModel("ACME-2") && !p.ServesModel("deepseek-v4-flash")):
 			t.Errorf("%s: acme-2 is served, deepseek-v4-flash is not: got %v, %v", tc.reason, p.ServesModel("ACME-2"), p.ServesModel("deepseek-v4-flash"))
+		case tc.want == "" && p.Serves.IDs != nil && p.ServesModel("acme-3"):
+			t.Errorf("%s: acme-3 is no listed id, but the closed list serves it", tc.reason)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%s: error %v, want one containing %q", tc.reason, err, tc.want)
 		}
@@ -60,7 +65,8 @@ func TestCommittedServesDeclarations(t *testing.T) {
 		not     []string
 	}{
 		{"deepseek", []string{"deepseek-v4-flash", "deepseek-v4-pro", "deepseek-chat", "deepseek-reasoner"}, []string{"kimi-k2.6", "gemma"}},
-		{"anthropic", []string{"claude-opus-4-6", "claude-sonnet-4-5-20250929", "claude-3-7-sonnet-20250219"}, []string{"deepseek", "kimi-k2.6"}},
+		{"anthropic", []string{"claude-opus-4-6", "claude-sonnet-4-5-20250929", "claude-3-7-sonnet-20250219", "claude-haiku-5-5", "claude-fable-5-2", "claude-mythos-preview"},
+			[]string{"deepseek", "kimi-k2.6", "claude-opus-4-4", "claude-haiku-5-4", "claude-fable-4-9", "claude-mythos-4-9", "claude-sonnet-4-9"}},
 		{"minimax-anthropic", []string{"MiniMax-M2.7", "MiniMax-M2.5-highspeed"}, []string{"claude-opus-4-6"}},
 		{"gemini-openai", []string{"gemini-3-pro-preview", "gemma-3-27b-it", "models/gemini-2.5-flash"}, []string{"deepseek-v4-flash"}},
 		{"bedrock-converse", []string{"moonshot.kimi-k2-thinking", "moonshotai.kimi-k2.5", "us.anthropic.claude-opus-4-6-v1:0", "us.deepseek.r1-v1:0",
