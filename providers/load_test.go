@@ -14,6 +14,7 @@ import (
 var committed = []string{
 	"anthropic", "azure-openai-responses", "bedrock-anthropic", "bedrock-converse",
 	"bedrock-converse-claude-legacy", "bedrock-converse-deepseek", "bedrock-converse-kimi", "bedrock-converse-minimax", "bedrock-converse-nova",
+	"bedrock-converse-nova-pro", "bedrock-converse-openai",
 	"bedrock-deepseek-anthropic", "cerebras", "copilot", "dashscope", "deepseek", "deepseek-anthropic",
 	"deepseek-responses", "fireworks", "foundry-anthropic", "gemini", "gemini-openai", "glm", "groq", "hunyuan",
 	"kilo", "kimi", "kimi-anthropic", "llama-cpp", "lmstudio", "mimo", "minimax", "minimax-anthropic",

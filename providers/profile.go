@@ -83,6 +83,10 @@ type Emits struct {
 	// thinks only when asked, so a request without it is answered with no
 	// reasoning at all. Bedrock Converse profiles only.
 	WhenThinking bool `yaml:"when_thinking,omitempty"`
+	// Redacted says every reasoning block is a sealed
+	// reasoningContent.redactedContent blob, never readable text (OpenAI's
+	// GPT models on Bedrock Converse). Bedrock Converse profiles only.
+	Redacted bool `yaml:"redacted,omitempty"`
 }
 
 // A Rule is one documented refusal: when its condition holds for a request,

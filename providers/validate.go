@@ -72,6 +72,9 @@ func (p *Profile) issues() []*ValidationError {
 	if p.Emits.WhenThinking && p.APIMode != "bedrock-converse" {
 		out = append(out, issue(at(at(nil, "emits"), "when_thinking"), "emits: when_thinking is for bedrock-converse profiles (this one is %s)", p.APIMode))
 	}
+	if p.Emits.Redacted && (p.APIMode != "bedrock-converse" || !oneOf("reasoningContent", p.Emits.Fields)) {
+		out = append(out, issue(at(at(nil, "emits"), "redacted"), "emits: redacted is for bedrock-converse profiles that emit reasoningContent (this one is %s, emitting %v)", p.APIMode, p.Emits.Fields))
+	}
 	out = append(out, fieldListIssues(at(nil, "reads"), "reads", p.Reads, carriers)...)
 	out = append(out, p.ruleIssues()...)
 	for i, g := range p.GenerationFailures {

@@ -119,6 +119,8 @@ func TestParseRejects(t *testing.T) {
 			negFile + ":11: emits: details_format needs reasoning_details among the fields"},
 		{"when_thinking is for Bedrock Converse profiles", "  stream: sse\n", "  stream: sse\n  when_thinking: true\n",
 			negFile + ":11: emits: when_thinking is for bedrock-converse profiles (this one is chat)"},
+		{"redacted is for Bedrock Converse profiles", "  stream: sse\n", "  stream: sse\n  redacted: true\n",
+			negFile + ":11: emits: redacted is for bedrock-converse profiles that emit reasoningContent (this one is chat, emitting [reasoning_content])"},
 		{"emits needs a source", "  source: https://example.com/docs\nreads", "reads",
 			negFile + ":8: emits: source is required"},
 		{"unknown read field", "reads: [reasoning_content]\n", "reads: [reasoning_contents]\n",

@@ -61,7 +61,7 @@ func (s *Simulator) compose(q *request, c conversation) *turn {
 			t.answer = "Answer. Earlier conclusions in context: " + strings.Join(memos, ", ") + "."
 		}
 	}
-	t.redacted = strings.Contains(c.userText, redactTrigger) && s.redacts()
+	t.redacted = s.p.Emits.Redacted || strings.Contains(c.userText, redactTrigger) && s.redacts()
 	out := len(t.answer) + len(t.toolName) + 2
 	t.usage = usage{
 		input:     len(q.body)/4 + 1,

@@ -34,3 +34,26 @@ func TestConverseWhenThinking(t *testing.T) {
 		}
 	}
 }
+
+// TestConverseRedacted: a profile whose emits.redacted is set (OpenAI's
+// GPT models on Converse) answers every turn with a sealed
+// redactedContent blob and never with readable reasoningText; without it
+// a blob comes only for the redaction trigger.
+func TestConverseRedacted(t *testing.T) {
+	redacted := func(p *providers.Profile) { p.Emits.Redacted = true }
+	for _, tt := range []struct {
+		reason string
+		edit   []func(p *providers.Profile)
+		want   string
+	}{
+		{"redacted: a blob", []func(p *providers.Profile){redacted}, "redactedContent"},
+		{"not redacted: readable text", nil, "reasoningText"},
+	} {
+		s := newSim(t, converseProfile(tt.edit...), testSeed)
+		body := mustJSON(t, post(s, conversePath, converseAnswer))
+		rc := body.Get("output.message.content.0.reasoningContent")
+		if !rc.Get(tt.want).Exists() || rc.Get("redactedContent").Exists() == rc.Get("reasoningText").Exists() {
+			t.Errorf("%s: reasoningContent = %s, want only %s", tt.reason, rc, tt.want)
+		}
+	}
+}
