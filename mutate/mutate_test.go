@@ -174,6 +174,11 @@ func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 		{"kimi", "drop kimi from echo_families[kimi].providers", "kimi~8/missing-echo: pass -> fail"},
 		{"kimi", "drop moonshot from flags[kimi-keep-all].providers", "kimi~7/flags: pass -> fail"},
 		{"kimi", "drop kimi from flags[kimi-keep-all].providers", "kimi~8/flags: pass -> fail"},
+		// Gemini by its provider id through a proxy that names the model its
+		// own way: without the rule the per-call signature is not sent, and
+		// Gemini 3 refuses the tool call.
+		{"gemini-openai", "drop gemini from native_fields[1].providers", "gemini-openai~3/carriers: pass -> fail"},
+		{"gemini-openai", "drop native_fields[1]", "gemini-openai~3/carriers: pass -> fail"},
 		{"groq", "drop groq.com from carrier_routes[strict].hosts", "groq~1/"},
 		{"deepseek", "drop deepseek from echo_families[deepseek].providers", "deepseek~2/missing-echo"},
 		{"mimo", "drop xiaomi from echo_families[mimo].providers", "mimo~4/missing-echo"},
