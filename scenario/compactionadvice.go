@@ -25,14 +25,13 @@ func (c *Conv) adviseIfPriorRead(ctx context.Context) {
 	if !c.Replaying() {
 		return
 	}
-	ref, ok := c.Impl.(Reference)
-	if !ok || ref.Table == nil {
+	if c.Table == nil {
 		return
 	}
 	switch c.Target.Route.APIMode {
 	case engine.ModeAnthropic:
 	case engine.ModeBedrockConverse:
-		c.adviseIfConverseRead(ctx, ref)
+		c.adviseIfConverseRead(ctx)
 		return
 	default:
 		return
@@ -45,12 +44,12 @@ func (c *Conv) adviseIfPriorRead(ctx context.Context) {
 	if c.Profile.KeepsOnlyLastTurnThinking(c.Target.Route.Model) {
 		return
 	}
-	own := ref.Table.Dialects.Anthropic.Decide(c.Target.Route.BaseURL, c.Target.Route.Model)
+	own := c.Table.Dialects.Anthropic.Decide(c.Target.Route.BaseURL, c.Target.Route.Model)
 	contracts := []engine.ReasoningReplay{engine.ReplaySigned, engine.ReplayUnsigned}
 	variant := func(r engine.ReasoningReplay) *engine.Table {
-		return anthropicVariant(ref.Table, r, true, own.LearnRejections)
+		return anthropicVariant(c.Table, r, true, own.LearnRejections)
 	}
-	if r, note, ok := c.readWhenReplayed(ctx, ref, contracts, variant, "-prior"); ok {
+	if r, note, ok := c.readWhenReplayed(ctx, contracts, variant, "-prior"); ok {
 		c.Advise("after compaction the route replays no earlier turn's thinking; the provider is recorded reading it when it is replayed %s: %s", r, note)
 	}
 }
@@ -60,11 +59,11 @@ func (c *Conv) adviseIfPriorRead(ctx context.Context) {
 // first contract under which the provider is recorded reading the kept
 // turns' reasoning, with the note that shows it. suffix tells the
 // variant's session from the cell's.
-func (c *Conv) readWhenReplayed(ctx context.Context, ref Reference, contracts []engine.ReasoningReplay, table func(engine.ReasoningReplay) *engine.Table, suffix string) (engine.ReasoningReplay, string, bool) {
+func (c *Conv) readWhenReplayed(ctx context.Context, contracts []engine.ReasoningReplay, table func(engine.ReasoningReplay) *engine.Table, suffix string) (engine.ReasoningReplay, string, bool) {
 	for _, r := range contracts {
 		v := &Conv{
 			Target: c.Target, Dialect: c.Dialect, Profile: c.Profile,
-			Impl:    Reference{Table: table(r), Dir: ref.Dir},
+			Impl:    Reference{Table: table(r)},
 			Client:  &http.Client{Transport: recordedOnly{c.Replay}},
 			Session: &engine.Session{ID: c.Session.ID + suffix},
 		}

@@ -39,6 +39,11 @@ type Conv struct {
 	// recording without one): the fallback scenario words the provider's
 	// drift from it.
 	Profile *providers.Profile
+	// Table is the harness's route table (the run's --matrix), whatever
+	// the implementation under check: advice looks the provider's recorded
+	// answers up under variants of it, so an engine over the protocol is
+	// advised as the reference engine in process is. Nil gives no advice.
+	Table *engine.Table
 
 	// restate, when set, rewrites every decision the implementation makes,
 	// given the carriers recorded as refused (the fallback script's stale

@@ -15,14 +15,14 @@ import (
 // that replays reasoning gets no advice, and neither does a model that
 // gives none to replay (nothing is sent under any contract, so no
 // recording states a conclusion it read).
-func (c *Conv) adviseIfConverseRead(ctx context.Context, ref Reference) {
+func (c *Conv) adviseIfConverseRead(ctx context.Context) {
 	route := c.Target.Route
-	if ref.Table.Dialects.Converse.For(route.Model).Replay != engine.ReplayStripped {
+	if c.Table.Dialects.Converse.For(route.Model).Replay != engine.ReplayStripped {
 		return
 	}
 	contracts := []engine.ReasoningReplay{engine.ReplayUnsigned, engine.ReplaySigned}
-	variant := func(r engine.ReasoningReplay) *engine.Table { return replayTable(ref.Table, route, r) }
-	if r, note, ok := c.readWhenReplayed(ctx, ref, contracts, variant, "-replayed"); ok {
+	variant := func(r engine.ReasoningReplay) *engine.Table { return replayTable(c.Table, route, r) }
+	if r, note, ok := c.readWhenReplayed(ctx, contracts, variant, "-replayed"); ok {
 		c.Advise("the route's Converse row strips reasoningContent; the provider is recorded reading it when it is replayed %s: %s", r, note)
 	}
 }

@@ -163,6 +163,7 @@ func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine
 		Session: &engine.Session{ID: t.ID},
 		Replay:  replay,
 		Profile: r.Profiles[t.Profile],
+		Table:   table,
 	}
 	err = sc.Run(ctx, c)
 	var capture *engine.CaptureError

@@ -86,6 +86,18 @@ func replace(t *testing.T, old, new string) func([]byte) []byte {
 
 func truncate(n int) func([]byte) []byte { return func(b []byte) []byte { return b[:n] } }
 
+// truncateAfter cuts the file just after the first occurrence of s, so a cut
+// lands mid-line wherever the committed file puts s.
+func truncateAfter(t *testing.T, s string) func([]byte) []byte {
+	return func(b []byte) []byte {
+		i := bytes.Index(b, []byte(s))
+		if i < 0 {
+			t.Fatalf("%q is not in the file to cut", s)
+		}
+		return b[:i+len(s)]
+	}
+}
+
 // lineOf and offsetOf return the 1-based line and the byte offset of the
 // first occurrence of s in the workspace file name, so expected positions
 // follow the committed files.
@@ -162,12 +174,12 @@ func TestBadInputCorpus(t *testing.T) {
 		// matrix.yaml
 		{input: "matrix.yaml", reason: "a cut file names the line and says it may be truncated",
 			args: func(t *testing.T, w *workspace) []string {
-				w.spoil(t, "matrix.yaml", truncate(1500))
+				w.spoil(t, "matrix.yaml", truncateAfter(t, "  - id: fireworks\n    note: ChatMessage"))
 				return explain(w)
 			},
 			code: exitHarness,
 			stderr: func(w *workspace) []string {
-				return []string{w.matrix + ":34: carrier route fireworks: missing carriers", "(the file ends mid-line: truncated?)"}
+				return []string{w.matrix + ":" + w.lineOf(t, "matrix.yaml", "  - id: fireworks") + ": carrier route fireworks: missing carriers", "(the file ends mid-line: truncated?)"}
 			}},
 		{input: "matrix.yaml", reason: "binary garbage is named by line and byte offset",
 			args: func(t *testing.T, w *workspace) []string {
