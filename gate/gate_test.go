@@ -3,6 +3,7 @@ package gate_test
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -192,4 +193,59 @@ func recordCommitted(t *testing.T, targets ...string) (raw []byte, base *matrix.
 	dir = t.TempDir()
 	scenariotest.Record(t, base, profiles, dir, "gate", targets...)
 	return raw, base, profiles, dir
+}
+
+// TestGateNousPortalMessagesRelay: the Nous Portal's /v1/messages relay
+// takes the anthropic-direct route by its host (nousresearch.com). Dropping
+// the host (mutate's "drop nousresearch.com from
+// anthropic.routes[anthropic-direct].hosts") leaves the Portal an unknown
+// relay that gets no thinking, so the in-flight tool loop goes back without
+// its signed thinking block and the relay refuses the turn with Anthropic's
+// words (providers/nous-anthropic.yaml): the cells regress.
+func TestGateNousPortalMessagesRelay(t *testing.T) {
+	raw, base, profiles, dir := recordCommitted(t, "nous-anthropic")
+	edited := strings.Replace(string(raw), "hosts: [api.anthropic.com, nousresearch.com]", "hosts: [api.anthropic.com]", 1)
+	if edited == string(raw) {
+		t.Fatal("the edit did not apply")
+	}
+	head, err := matrix.Parse("head.yaml", []byte(edited))
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := func(f *matrix.File) *matrix.File {
+		out := *f
+		tg, ok := f.Target("nous-anthropic")
+		if !ok {
+			t.Fatal("no target nous-anthropic")
+		}
+		out.Targets = []matrix.Target{tg}
+		return &out
+	}
+	unchanged, err := gate.Evaluate(context.Background(), only(base), only(base), profiles, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(unchanged.Regressions()); n != 0 {
+		t.Fatalf("the committed table regresses %d nous-anthropic cells against itself", n)
+	}
+	res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	refused := false
+	for _, c := range res.Regressions() {
+		got = append(got, c.Scenario)
+		refused = refused || strings.Contains(c.Head.ProviderError, "Expected `thinking` or `redacted_thinking`, but found `tool_use`")
+	}
+	// Every scenario whose conversation runs a tool loop regresses; the
+	// three that do not apply to the target (missing-echo, strict-schema,
+	// flags) stay n/a.
+	want := []string{"carriers", "fallback", "signed-roundtrip", "resume", "compaction", "branch"}
+	if !slices.Equal(got, want) {
+		t.Errorf("nous-anthropic regressions %v, want %v", got, want)
+	}
+	if !refused {
+		t.Error("no regression quotes the relay's refusal of a tool turn without its thinking block")
+	}
 }
