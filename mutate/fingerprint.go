@@ -13,14 +13,15 @@ import (
 // carriers, the vendor flags' settings, the native fields) and the policy
 // of the route's native dialect (the replay contract, prior thinking,
 // learnt refusals, the platform, adaptive thinking; the hostnames that share the Responses
-// issuing family, see [issuers]). Two tables that give a route the same
+// issuing family that serve the API, see [issuers]). Two tables that give a route the same
 // parts send it the same bytes; the ids of the rows, route classes and
 // Responses families that matched are labels and are left out, so moving
 // a route to another row with the same carriers changes nothing.
 type decision []string
 
-// decide returns the decision table makes for r.
-func decide(t *engine.Table, r engine.Route) decision {
+// decide returns the decision table makes for r; s tells which hostnames
+// serve the API, for the Responses issuers ([issuers]).
+func decide(t *engine.Table, r engine.Route, s served) decision {
 	d := t.Decide(r, 0)
 	out := decision{
 		"must-echo=" + strconv.FormatBool(d.EchoFamily != ""),
@@ -44,7 +45,7 @@ func decide(t *engine.Table, r engine.Route) decision {
 		adaptive := m.RequestThinking && t.Dialects.Anthropic.AdaptiveThinking.Only(r.Model)
 		out = append(out, "replay="+string(m.Replay), "request-thinking="+strconv.FormatBool(m.RequestThinking), "adaptive="+strconv.FormatBool(adaptive))
 	case engine.ModeResponses:
-		out = append(out, "responses-issuers="+issuers(t.Dialects.Responses, r.Host()))
+		out = append(out, "responses-issuers="+issuers(t.Dialects.Responses, s, r.Host()))
 	}
 	return out
 }

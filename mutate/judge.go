@@ -159,6 +159,7 @@ type judge struct {
 	// unreach holds, for each probe, why no model answers it at its host
 	// (see [served]), or "" when a user may take it.
 	unreach []string
+	served  served
 
 	mu    sync.Mutex
 	cells map[string]*cellSet
@@ -172,12 +173,12 @@ type cellSet struct {
 
 func newJudge(base *matrix.File, opts Options) *judge {
 	s := newServed(opts.Profiles)
-	j := &judge{base: base, opts: opts, routes: checkedRoutes(base), probes: probes(base, s.claude.listed()), cells: map[string]*cellSet{}}
+	j := &judge{base: base, opts: opts, routes: checkedRoutes(base), probes: probes(base, s.claude.listed()), served: s, cells: map[string]*cellSet{}}
 	for _, c := range j.routes {
-		j.baseDec = append(j.baseDec, decide(&base.Table, c.Route))
+		j.baseDec = append(j.baseDec, decide(&base.Table, c.Route, s))
 	}
 	for _, p := range j.probes {
-		j.baseProbe = append(j.baseProbe, decide(&base.Table, p).key())
+		j.baseProbe = append(j.baseProbe, decide(&base.Table, p, s).key())
 	}
 	j.unreach = unreachable(j.probes, s)
 	return j
@@ -246,7 +247,7 @@ func (j *judge) judge(ctx context.Context, m Mutant) Judged {
 	table := &mf.Table
 	changed := false
 	for i, c := range j.routes {
-		d := decide(table, c.Route)
+		d := decide(table, c.Route, j.served)
 		if d.key() == j.baseDec[i].key() {
 			continue
 		}
@@ -270,13 +271,13 @@ func (j *judge) judge(ctx context.Context, m Mutant) Judged {
 		if modes != nil && !modes[mode(p)] {
 			continue
 		}
-		d := decide(table, p)
+		d := decide(table, p, j.served)
 		if d.key() != j.baseProbe[i] {
 			if j.unreach[i] != "" {
-				pruned.add(p, decide(&j.base.Table, p).diff(d), j.unreach[i])
+				pruned.add(p, decide(&j.base.Table, p, j.served).diff(d), j.unreach[i])
 				continue
 			}
-			out.Outcome, out.Route, out.Change = Survived, describe(p), decide(&j.base.Table, p).diff(d)
+			out.Outcome, out.Route, out.Change = Survived, describe(p), decide(&j.base.Table, p, j.served).diff(d)
 			out.Why = "no target or alias takes this route: add one that does (a target, or an alias judged against an existing target's cassettes)"
 			return out
 		}

@@ -41,8 +41,10 @@ func newServed(profiles map[string]*providers.Profile) served {
 // puts in the same operator's hands. The profiles of r's api mode at its
 // host decide; when no profile there speaks r's mode, every profile at the
 // host does. r is unserved when one of them declares what it serves, and
-// none that declares lists r's model. A profile that declares nothing says
-// nothing, and the provider id never counts: it is a label the user picks.
+// none that declares serves both r's model and r's host: a profile that
+// closes its hosts (serves.hosts) serves none of their other subdomains.
+// A profile that declares nothing says nothing, and the provider id never
+// counts: it is a label the user picks.
 // Whatever the host, r is unserved when its model spells a Claude version
 // no Claude model has ([claudeModels]).
 func (s served) unserved(r engine.Route) string {
@@ -50,22 +52,12 @@ func (s served) unserved(r engine.Route) string {
 		return why
 	}
 	host := r.Host()
-	all := s.naming(host)
-	var speak []*providers.Profile
-	for _, p := range all {
-		if p.APIMode == string(mode(r)) {
-			speak = append(speak, p)
-		}
-	}
-	if len(speak) == 0 {
-		speak = all
-	}
 	var by *providers.Profile
-	for _, p := range speak {
+	for _, p := range s.speaking(host, mode(r)) {
 		if p.Serves == nil {
 			continue
 		}
-		if p.ServesModel(r.Model) {
+		if p.ServesModel(r.Model) && p.ServesHost(host) {
 			return ""
 		}
 		if by == nil {
@@ -74,6 +66,9 @@ func (s served) unserved(r engine.Route) string {
 	}
 	if by == nil {
 		return ""
+	}
+	if !by.ServesHost(host) {
+		return hostUnserved(host, by)
 	}
 	return fmt.Sprintf("%s serves only %s (providers/%s.yaml serves: %s)",
 		host, by.Serves.Described(), by.Name, by.Serves.Source)

@@ -27,7 +27,14 @@ type Serves struct {
 	// every Claude platform: no platform serves a Claude version it lacks
 	// (see mutate's served).
 	IDs []string `yaml:"ids,omitempty"`
-	// Source cites the provider's published model list.
+	// Hosts close the profile's hosts: the exact hostnames, each one of the
+	// profile's hosts or a subdomain of one, at which its API is served.
+	// Without it a profile speaks for its hosts and every subdomain; with
+	// it a route to any other subdomain reaches nothing (see
+	// [Profile.ServesHost]).
+	Hosts []string `yaml:"hosts,omitempty"`
+	// Source cites the provider's published model list (and, for Hosts,
+	// its published base URLs).
 	Source string `yaml:"source"`
 	// Confidence is confirmed when Source lists the models, partial when
 	// part of the list is inferred (Note says which). An unconfirmed
@@ -38,11 +45,11 @@ type Serves struct {
 }
 
 // ServesModel reports whether the profile's declaration lets its hosts
-// serve model: true when the profile declares nothing, or when the
-// lower-cased model id contains one of the declared substrings or is one
-// of the declared ids.
+// serve model: true when the profile declares no model (nothing, or only
+// its hosts), or when the lower-cased model id contains one of the
+// declared substrings or is one of the declared ids.
 func (p *Profile) ServesModel(model string) bool {
-	if p == nil || p.Serves == nil {
+	if p == nil || p.Serves == nil || len(p.Serves.Models)+len(p.Serves.IDs) == 0 {
 		return true
 	}
 	s := p.Serves
@@ -68,8 +75,8 @@ func (s *Serves) Described() string {
 func (s *Serves) issues() []*ValidationError {
 	path := at(nil, "serves")
 	var out []*ValidationError
-	if len(s.Models) == 0 && len(s.IDs) == 0 {
-		out = append(out, issue(at(path, "models"), "serves: models or ids needs at least one model id (substring)"))
+	if len(s.Models) == 0 && len(s.IDs) == 0 && len(s.Hosts) == 0 {
+		out = append(out, issue(at(path, "models"), "serves: models or ids needs at least one model id (substring), or hosts one host"))
 	}
 	for i, m := range s.Models {
 		if strings.TrimSpace(m) == "" || strings.ToLower(m) != m {

@@ -26,7 +26,7 @@ func TestServesDeclaration(t *testing.T) {
 		{"no note", baseProfile + strings.Replace(decl, "  note: the models page lists acme-1 and acme-2\n", "", 1), "serves: note is required"},
 		{"unconfirmed", baseProfile + strings.Replace(decl, "confirmed", "unconfirmed", 1), `:` + strconv.Itoa(line+3) + `: serves: confidence unconfirmed would prune routes on an assumption`},
 		{"no confidence", baseProfile + strings.Replace(decl, "  confidence: confirmed\n", "", 1), "serves: confidence is required"},
-		{"an unknown key", baseProfile + decl + "  hosts: [api.example.com]\n", "hosts"},
+		{"an unknown key", baseProfile + decl + "  regions: [eu]\n", "regions"},
 	}
 	for _, tc := range tests {
 		p, err := Parse(negFile, []byte(tc.text))

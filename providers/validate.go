@@ -92,6 +92,7 @@ func (p *Profile) issues() []*ValidationError {
 	}
 	if p.Serves != nil {
 		out = append(out, p.Serves.issues()...)
+		out = append(out, p.servesHostsIssues()...)
 	}
 	return out
 }
