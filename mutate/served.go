@@ -42,7 +42,8 @@ func newServed(profiles map[string]*providers.Profile) served {
 // host decide; when no profile there speaks r's mode, every profile at the
 // host does. r is unserved when one of them declares what it serves, and
 // none that declares serves both r's model and r's host: a profile that
-// closes its hosts (serves.hosts) serves none of their other subdomains.
+// closes its hosts (serves.hosts) serves none of their other subdomains,
+// and one that closes its paths (serves.paths) no other path of its mode.
 // A profile that declares nothing says nothing, and the provider id never
 // counts: it is a label the user picks.
 // Whatever the host, r is unserved when its model spells a Claude version
@@ -57,7 +58,7 @@ func (s served) unserved(r engine.Route) string {
 		if p.Serves == nil {
 			continue
 		}
-		if p.ServesModel(r.Model) && p.ServesHost(host) {
+		if p.ServesModel(r.Model) && p.ServesHost(host) && p.ServesPath(string(mode(r)), r.BaseURL) {
 			return ""
 		}
 		if by == nil {
@@ -69,6 +70,9 @@ func (s served) unserved(r engine.Route) string {
 	}
 	if !by.ServesHost(host) {
 		return hostUnserved(host, by)
+	}
+	if !by.ServesPath(string(mode(r)), r.BaseURL) {
+		return pathUnserved(r, by)
 	}
 	return fmt.Sprintf("%s serves only %s (providers/%s.yaml serves: %s)",
 		host, by.Serves.Described(), by.Name, by.Serves.Source)

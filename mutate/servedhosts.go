@@ -40,6 +40,15 @@ func hostUnserved(host string, p *providers.Profile) string {
 		host, strings.Join(p.Serves.Hosts, ", "), p.Name, p.Serves.Source)
 }
 
+// pathUnserved names the declaration by which r's base URL reaches
+// nothing: "https://aiplatform.googleapis.com is no path the anthropic
+// API is served under at aiplatform.googleapis.com: only
+// /publishers/anthropic (providers/vertex-anthropic.yaml serves: SOURCE)".
+func pathUnserved(r engine.Route, p *providers.Profile) string {
+	return fmt.Sprintf("%s is no path the %s API is served under at %s: only %s (providers/%s.yaml serves: %s)",
+		r.BaseURL, p.APIMode, r.Host(), strings.Join(p.Serves.Paths, ", "), p.Name, p.Serves.Source)
+}
+
 // servedUnder returns the hostnames, domain or below it, at which a route
 // of mode m reaches the API by the profiles' serves.hosts, sorted; ok is
 // false when the profiles leave some of them open: no profile speaking for

@@ -33,6 +33,13 @@ type Serves struct {
 	// it a route to any other subdomain reaches nothing (see
 	// [Profile.ServesHost]).
 	Hosts []string `yaml:"hosts,omitempty"`
+	// Paths close the base-URL paths of the profile's own api mode: runs
+	// of whole path segments with a leading slash ("/publishers/anthropic"),
+	// as a route table's paths are, one of which the base URL of every
+	// route of that mode to the hosts contains. They speak for no other
+	// mode: a Foundry resource serves Claude under /anthropic and other
+	// models elsewhere (see [Profile.ServesPath]).
+	Paths []string `yaml:"paths,omitempty"`
 	// Source cites the provider's published model list (and, for Hosts,
 	// its published base URLs).
 	Source string `yaml:"source"`
@@ -75,9 +82,10 @@ func (s *Serves) Described() string {
 func (s *Serves) issues() []*ValidationError {
 	path := at(nil, "serves")
 	var out []*ValidationError
-	if len(s.Models) == 0 && len(s.IDs) == 0 && len(s.Hosts) == 0 {
-		out = append(out, issue(at(path, "models"), "serves: models or ids needs at least one model id (substring), or hosts one host"))
+	if len(s.Models) == 0 && len(s.IDs) == 0 && len(s.Hosts) == 0 && len(s.Paths) == 0 {
+		out = append(out, issue(at(path, "models"), "serves: models or ids needs at least one model id (substring), hosts one host, or paths one path"))
 	}
+	out = append(out, s.pathIssues(path)...)
 	for i, m := range s.Models {
 		if strings.TrimSpace(m) == "" || strings.ToLower(m) != m {
 			out = append(out, issue(at(path, "models", strconv.Itoa(i)), "serves: model %q is not a lower-case id substring", m))
