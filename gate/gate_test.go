@@ -92,21 +92,8 @@ func TestGateDroppedReasoningIsARegression(t *testing.T) {
 	raw, base, profiles, dir := recordCommitted(t, "fireworks")
 	// Fireworks reads reasoning_content back; a row that stops sending it
 	// is accepted, and the model reasons again from scratch.
-	edited := strings.Replace(string(raw), "carriers: [reasoning_content]\n    providers: [fireworks]",
-		"carriers: []\n    providers: [fireworks]", 1)
-	if edited == string(raw) {
-		t.Fatal("the edit did not apply")
-	}
-	head, err := matrix.Parse("head.yaml", []byte(edited))
-	if err != nil {
-		t.Fatal(err)
-	}
-	only := func(f *matrix.File) *matrix.File {
-		out := *f
-		tg, _ := f.Target("fireworks")
-		out.Targets = []matrix.Target{tg}
-		return &out
-	}
+	head := editRaw(t, raw, "carriers: [reasoning_content]\n    providers: [fireworks]", "carriers: []\n    providers: [fireworks]")
+	only := onlyTarget(t, "fireworks")
 	res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -204,23 +191,8 @@ func recordCommitted(t *testing.T, targets ...string) (raw []byte, base *matrix.
 // words (providers/nous-anthropic.yaml): the cells regress.
 func TestGateNousPortalMessagesRelay(t *testing.T) {
 	raw, base, profiles, dir := recordCommitted(t, "nous-anthropic")
-	edited := strings.Replace(string(raw), "hosts: [api.anthropic.com, nousresearch.com]", "hosts: [api.anthropic.com]", 1)
-	if edited == string(raw) {
-		t.Fatal("the edit did not apply")
-	}
-	head, err := matrix.Parse("head.yaml", []byte(edited))
-	if err != nil {
-		t.Fatal(err)
-	}
-	only := func(f *matrix.File) *matrix.File {
-		out := *f
-		tg, ok := f.Target("nous-anthropic")
-		if !ok {
-			t.Fatal("no target nous-anthropic")
-		}
-		out.Targets = []matrix.Target{tg}
-		return &out
-	}
+	head := editRaw(t, raw, "hosts: [api.anthropic.com, nousresearch.com]", "hosts: [api.anthropic.com]")
+	only := onlyTarget(t, "nous-anthropic")
 	unchanged, err := gate.Evaluate(context.Background(), only(base), only(base), profiles, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -247,5 +219,33 @@ func TestGateNousPortalMessagesRelay(t *testing.T) {
 	}
 	if !refused {
 		t.Error("no regression quotes the relay's refusal of a tool turn without its thinking block")
+	}
+}
+
+// editRaw returns the committed matrix with the first old replaced by new,
+// parsed: an edit as a maintainer makes it.
+func editRaw(t *testing.T, raw []byte, old, new string) *matrix.File {
+	t.Helper()
+	edited := strings.Replace(string(raw), old, new, 1)
+	if edited == string(raw) {
+		t.Fatalf("the edit %q did not apply", old)
+	}
+	head, err := matrix.Parse("head.yaml", []byte(edited))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return head
+}
+
+// onlyTarget returns a function that keeps, of a matrix, the one target id.
+func onlyTarget(t *testing.T, id string) func(*matrix.File) *matrix.File {
+	return func(f *matrix.File) *matrix.File {
+		out := *f
+		tg, ok := f.Target(id)
+		if !ok {
+			t.Fatalf("no target %s", id)
+		}
+		out.Targets = []matrix.Target{tg}
+		return &out
 	}
 }

@@ -24,19 +24,25 @@ targets:
   - {id: openrouter-responses, api_mode: responses, provider: openrouter, base_url: "https://openrouter.ai/api/v1", model: anthropic/claude-sonnet-4.5, profile: openrouter-responses}
 `
 
-// withServedHosts copies the profiles with serves.hosts of the named
-// profile replaced by hosts (nil drops it).
-func withServedHosts(in map[string]*providers.Profile, name string, hosts []string) map[string]*providers.Profile {
+// withServes copies the profiles with the named profile's serves
+// declaration changed by edit.
+func withServes(in map[string]*providers.Profile, name string, edit func(*providers.Serves)) map[string]*providers.Profile {
 	out := map[string]*providers.Profile{}
 	for n, p := range in {
 		out[n] = p
 	}
 	c := *in[name]
 	s := *c.Serves
-	s.Hosts = hosts
+	edit(&s)
 	c.Serves = &s
 	out[name] = &c
 	return out
+}
+
+// withServedHosts copies the profiles with serves.hosts of the named
+// profile replaced by hosts (nil drops it).
+func withServedHosts(in map[string]*providers.Profile, name string, hosts []string) map[string]*providers.Profile {
+	return withServes(in, name, func(s *providers.Serves) { s.Hosts = hosts })
 }
 
 var deepseekFamilyMutants = []string{

@@ -28,21 +28,6 @@ targets:
   - {id: minimax-anthropic, api_mode: anthropic, provider: minimax, base_url: "https://api.minimax.io/anthropic", model: MiniMax-M2.7, profile: minimax-anthropic}
 `
 
-// withoutServedPaths copies the profiles with serves.paths of the named
-// profile dropped.
-func withoutServedPaths(in map[string]*providers.Profile, name string) map[string]*providers.Profile {
-	out := map[string]*providers.Profile{}
-	for n, p := range in {
-		out[n] = p
-	}
-	c := *in[name]
-	s := *c.Serves
-	s.Paths = nil
-	c.Serves = &s
-	out[name] = &c
-	return out
-}
-
 // TestServedPathsProveEquivalence: Foundry and MiniMax serve the Messages
 // API under /anthropic only (serves.paths), so dropping a route class's
 // /anthropic changes only routes whose base URL lacks it, which reach no
@@ -58,7 +43,7 @@ func TestServedPathsProveEquivalence(t *testing.T) {
 		if m := find(t, rep, tc.edit); m.Outcome != mutate.Equivalent || !strings.Contains(m.Why, "is no path the anthropic API is served under at ") || !strings.Contains(m.Why, tc.reason) {
 			t.Errorf("%s: %s on %q (%s), want equivalent by %s's serves.paths", tc.edit, m.Outcome, m.Route, m.Why, tc.profile)
 		}
-		open := runWith(t, pathsFixture, withoutServedPaths(profiles, tc.profile))
+		open := runWith(t, pathsFixture, withServes(profiles, tc.profile, func(s *providers.Serves) { s.Paths = nil }))
 		if m := find(t, open, tc.edit); m.Outcome != mutate.Survived {
 			t.Errorf("%s without %s's serves.paths: %s on %q, want a survivor", tc.edit, tc.profile, m.Outcome, m.Route)
 		}
