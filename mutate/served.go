@@ -18,7 +18,9 @@ import (
 type served struct {
 	// byHost lists the profiles naming each host, by profile name.
 	byHost map[string][]*providers.Profile
-	claude claudeModels
+	// patterned lists the profiles that name hosts by pattern, by name.
+	patterned []*providers.Profile
+	claude    claudeModels
 }
 
 func newServed(profiles map[string]*providers.Profile) served {
@@ -27,10 +29,17 @@ func newServed(profiles map[string]*providers.Profile) served {
 		for _, h := range p.Hosts {
 			s.byHost[h] = append(s.byHost[h], p)
 		}
+		if len(p.HostPatterns) > 0 {
+			s.patterned = append(s.patterned, p)
+		}
 	}
-	for _, list := range s.byHost {
+	byName := func(list []*providers.Profile) {
 		sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
 	}
+	for _, list := range s.byHost {
+		byName(list)
+	}
+	byName(s.patterned)
 	return s
 }
 
@@ -78,10 +87,15 @@ func (s served) unserved(r engine.Route) string {
 		host, by.Serves.Described(), by.Name, by.Serves.Source)
 }
 
-// naming returns the profiles naming host or a domain it is a subdomain
-// of, the nearest first.
+// naming returns the profiles naming host, by name or by pattern, or a
+// domain it is a subdomain of, the nearest first.
 func (s served) naming(host string) []*providers.Profile {
 	var out []*providers.Profile
+	for _, p := range s.patterned {
+		if p.PatternNames(host) {
+			out = append(out, p)
+		}
+	}
 	for h := host; h != ""; {
 		out = append(out, s.byHost[h]...)
 		_, parent, ok := strings.Cut(h, ".")

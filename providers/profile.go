@@ -22,6 +22,12 @@ type Profile struct {
 	APIMode string `yaml:"api_mode"`
 	// Hosts are the public hosts the profile describes.
 	Hosts []string `yaml:"hosts"`
+	// HostPatterns describe hostnames the provider numbers by region or
+	// resource, each a whole hostname with "*" standing for part of one
+	// label, as the route table's host_patterns are
+	// ("*-aiplatform.googleapis.com": every Vertex AI region). A profile
+	// speaks for a hostname a pattern matches as for one of its Hosts.
+	HostPatterns []string `yaml:"host_patterns,omitempty"`
 	// Confidence is confirmed, partial or unconfirmed for the profile as a
 	// whole; ConfidenceNote says why when it is not confirmed.
 	Confidence     string `yaml:"confidence"`

@@ -59,6 +59,11 @@ func (p *Profile) issues() []*ValidationError {
 			add(issue(at(nil, "hosts", strconv.Itoa(i)), "host %q is not a bare lower-case host name", h))
 		}
 	}
+	for i, h := range p.HostPatterns {
+		if !strings.Contains(h, "*") || strings.Contains(h, "**") || strings.ContainsAny(h, "/: \t") || strings.ToLower(h) != h || !strings.Contains(h, ".") {
+			add(issue(at(nil, "host_patterns", strconv.Itoa(i)), "host pattern %q is not a lower-case hostname with \"*\" for part of one label (\"*-aiplatform.googleapis.com\")", h))
+		}
+	}
 	out = append(out, confidenceIssues(at(nil, "confidence"), "", p.Confidence, p.ConfidenceNote, "confidence_note")...)
 	if len(p.Sources) == 0 {
 		add(issue(at(nil, "sources"), "sources: at least one source is required"))
