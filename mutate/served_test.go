@@ -125,3 +125,36 @@ func TestCommittedTargetsAreServed(t *testing.T) {
 		t.Errorf("matrix.yaml:%d: %s %s: %s", u.Line, u.Name, u.Route, u.Why)
 	}
 }
+
+// mimoFixture is the committed MiMo must-echo family around the committed
+// mimo cassettes.
+const mimoFixture = `version: 1
+echo_families:
+  - {name: mimo, providers: [xiaomi], models: [mimo], hosts: [api.xiaomimimo.com, xiaomimimo.com]}
+default_carriers: [reasoning_content]
+targets:
+  - {id: mimo, api_mode: chat, provider: xiaomi, base_url: "https://api.xiaomimimo.com/v1", model: mimo-v2.5-pro, profile: mimo}
+`
+
+// TestServedMiMoDomain: the family's bare domain xiaomimimo.com decides
+// only for a route at one of its subdomains with neither the xiaomi
+// provider id nor a model naming mimo, and MiMo serves only mimo models,
+// at its pay-as-you-go host and Token Plan clusters only (mimo's serves):
+// dropping the domain is equivalent. Without the declaration it survives.
+func TestServedMiMoDomain(t *testing.T) {
+	const edit = "drop xiaomimimo.com from echo_families[mimo].hosts"
+	profiles := scenariotest.Profiles(t, "../providers")
+	if m := find(t, runWith(t, mimoFixture, profiles), edit); m.Outcome != mutate.Equivalent || !strings.Contains(m.Why, "(providers/mimo.yaml serves: ") {
+		t.Errorf("%s: %s on %q (%s), want equivalent by mimo's serves", edit, m.Outcome, m.Route, m.Why)
+	}
+	undeclared := *profiles["mimo"]
+	undeclared.Serves = nil
+	open := map[string]*providers.Profile{}
+	for n, p := range profiles {
+		open[n] = p
+	}
+	open["mimo"] = &undeclared
+	if m := find(t, runWith(t, mimoFixture, open), edit); m.Outcome != mutate.Survived || !strings.Contains(m.Route, "xiaomimimo.com") {
+		t.Errorf("%s without mimo's serves: %s on %q, want a survivor at a MiMo host", edit, m.Outcome, m.Route)
+	}
+}

@@ -45,7 +45,8 @@ func TestServesHosts(t *testing.T) {
 }
 
 // TestCommittedServesHosts: DeepSeek's Responses profile serves only
-// api.deepseek.com; OpenRouter's its three data regions.
+// api.deepseek.com; OpenRouter's its three data regions; MiMo's its
+// pay-as-you-go host and the three Token Plan clusters.
 func TestCommittedServesHosts(t *testing.T) {
 	ps, err := Embedded()
 	if err != nil {
@@ -59,6 +60,7 @@ func TestCommittedServesHosts(t *testing.T) {
 	}{
 		{"deepseek-responses", []string{"api.deepseek.com"}, []string{"api.api.deepseek.com", "eu.api.deepseek.com"}},
 		{"openrouter-responses", []string{"openrouter.ai", "eu.openrouter.ai", "us.openrouter.ai"}, []string{"api.openrouter.ai"}},
+		{"mimo", []string{"api.xiaomimimo.com", "token-plan-cn.xiaomimimo.com", "token-plan-sgp.xiaomimimo.com", "token-plan-ams.xiaomimimo.com"}, []string{"xiaomimimo.com", "platform.xiaomimimo.com", "token-plan-us.xiaomimimo.com"}},
 	} {
 		p := by[tc.profile]
 		for _, h := range tc.served {
