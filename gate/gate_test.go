@@ -2,6 +2,7 @@ package gate_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -247,5 +248,39 @@ func onlyTarget(t *testing.T, id string) func(*matrix.File) *matrix.File {
 		}
 		out.Targets = []matrix.Target{tg}
 		return &out
+	}
+}
+
+// TestGateLegacyClaudeRefusesSwitchedInReasoning: a Claude model without
+// extended thinking on Bedrock Converse returns no reasoning, so only a
+// history another model reasoned in (a model switch) can make its Converse
+// row replay any. Bedrock refuses that reasoning, signed or not
+// (providers/bedrock-converse-claude-legacy.yaml), so giving the row
+// either replay contract but stripped regresses the carriers cell of the
+// target and of every alias, in Bedrock's words.
+func TestGateLegacyClaudeRefusesSwitchedInReasoning(t *testing.T) {
+	raw, base, profiles, dir := recordCommitted(t, "bedrock-converse-claude-legacy")
+	only := onlyTarget(t, "bedrock-converse-claude-legacy")
+	const row = "claude-instant, claude-v2]\n      replay: stripped"
+	for _, replay := range []string{"signed", "unsigned"} {
+		head := editRaw(t, raw, row, strings.Replace(row, "stripped", replay, 1))
+		res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range res.Regressions() {
+			if !strings.Contains(c.Head.ProviderError, "User messages cannot contain reasoning content") {
+				t.Errorf("replay %s: %s/%s regressed without Bedrock's refusal: %q", replay, c.Target, c.Scenario, c.Head.ProviderError)
+			}
+			got = append(got, c.Target+"/"+c.Scenario)
+		}
+		want := []string{"bedrock-converse-claude-legacy/carriers"}
+		for i := 1; i <= 5; i++ {
+			want = append(want, fmt.Sprintf("bedrock-converse-claude-legacy~%d/carriers", i))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("replay %s: regressions %v, want %v", replay, got, want)
+		}
 	}
 }

@@ -39,8 +39,11 @@ var carriers = Scenario{
 				return err
 			}
 		}
-		if c.Target.Route.APIMode == engine.ModeResponses {
+		switch c.Target.Route.APIMode {
+		case engine.ModeResponses:
 			return crossFamily(ctx, c)
+		case engine.ModeBedrockConverse:
+			return crossModel(ctx, c)
 		}
 		return nil
 	},
