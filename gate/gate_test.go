@@ -284,3 +284,35 @@ func TestGateLegacyClaudeRefusesSwitchedInReasoning(t *testing.T) {
 		}
 	}
 }
+
+// TestGateVercelDeepSeekReadsReasoning: the Vercel AI Gateway passes
+// DeepSeek only the reasoning replayed in `reasoning`
+// (providers/vercel-ai-gateway-deepseek.yaml). Every edit that leaves a
+// route to the gateway without `reasoning` (the gateway's provider id
+// dropped, for its id through a proxy; its host dropped, for the OpenAI
+// SDK's id at the host; `reasoning` dropped from the row) sends DeepSeek a
+// tool-call turn without its reasoning, and the regression quotes
+// DeepSeek's refusal.
+func TestGateVercelDeepSeekReadsReasoning(t *testing.T) {
+	raw, base, profiles, dir := recordCommitted(t, "vercel-ai-gateway-deepseek")
+	only := onlyTarget(t, "vercel-ai-gateway-deepseek")
+	for _, tc := range []struct{ edit, old, new, cell string }{
+		{"drop ai-gateway from the row's providers", "providers: [openrouter, kilocode, ai-gateway, nous]", "providers: [openrouter, kilocode, nous]", "vercel-ai-gateway-deepseek~2/carriers"},
+		{"drop ai-gateway.vercel.sh from the row's hosts", "kilo.ai, ai-gateway.vercel.sh, nousresearch.com]", "kilo.ai, nousresearch.com]", "vercel-ai-gateway-deepseek~1/carriers"},
+		{"drop reasoning from the row's carriers", "carriers: [reasoning_content, reasoning, reasoning_details]\n    providers: [openrouter", "carriers: [reasoning_content, reasoning_details]\n    providers: [openrouter", "vercel-ai-gateway-deepseek/carriers"},
+	} {
+		res, err := gate.Evaluate(context.Background(), only(base), only(editRaw(t, raw, tc.old, tc.new)), profiles, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, c := range res.Regressions() {
+			if c.Target+"/"+c.Scenario == tc.cell {
+				found = strings.Contains(c.Head.ProviderError, "The `reasoning_content` in the thinking mode must be passed back to the API.")
+			}
+		}
+		if !found {
+			t.Errorf("%s: no regression of %s quoting DeepSeek's refusal; changes %+v", tc.edit, tc.cell, res.Changes)
+		}
+	}
+}

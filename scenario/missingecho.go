@@ -12,15 +12,18 @@ import (
 
 var missingEcho = Scenario{
 	Name:        "missing-echo",
-	Requirement: "A provider that refuses a tool-call turn without reasoning_content gets the one-space pad on a bare tool turn.",
+	Requirement: "A provider that refuses a tool-call turn without its reasoning gets the one-space pad on a bare tool turn.",
 	Applies: func(t matrix.Target, p *providers.Profile) (bool, string) {
 		if t.Route.APIMode == engine.ModeResponses {
 			return false, "the responses dialect never pads: a reasoning item is replayed as issued or not at all, never made up"
 		}
-		if refusesFieldFor(t, p, providers.ConditionToolTurnFieldMissing, "reasoning_content") || refusesUnsignedThinking(t, p) {
+		// reasoning counts too: a gateway that passes its upstream only
+		// `reasoning` refuses a bare turn the pad (reasoning_content)
+		// cannot help, and the cell shows it.
+		if refusesFieldFor(t, p, providers.ConditionToolTurnFieldMissing, "reasoning_content", "reasoning") || refusesUnsignedThinking(t, p) {
 			return true, ""
 		}
-		return false, "the provider does not require reasoning_content on tool-call turns"
+		return false, "the provider does not require reasoning on tool-call turns"
 	},
 	Run: func(ctx context.Context, c *Conv) error {
 		c.User(questions[0])
