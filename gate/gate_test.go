@@ -316,3 +316,28 @@ func TestGateVercelDeepSeekReadsReasoning(t *testing.T) {
 		}
 	}
 }
+
+// TestGateOpenRouterDeepSeekPad: OpenRouter passes DeepSeek the replayed
+// reasoning_content (providers/openrouter-deepseek.yaml), so the one-space
+// pad of a bare tool-call turn reaches DeepSeek through it. Dropping
+// reasoning_content from the gateways row takes the pad away (no other
+// carrier has one), and the bare turn is refused in DeepSeek's words,
+// wrapped by OpenRouter.
+func TestGateOpenRouterDeepSeekPad(t *testing.T) {
+	raw, base, profiles, dir := recordCommitted(t, "openrouter-deepseek")
+	only := onlyTarget(t, "openrouter-deepseek")
+	head := editRaw(t, raw, "carriers: [reasoning_content, reasoning, reasoning_details]\n    providers: [openrouter", "carriers: [reasoning, reasoning_details]\n    providers: [openrouter")
+	res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range res.Regressions() {
+		if c.Scenario == "missing-echo" {
+			found = strings.Contains(c.Head.ProviderError, `"provider_name":"DeepSeek"`) && strings.Contains(c.Head.ProviderError, "must be passed back to the API")
+		}
+	}
+	if !found {
+		t.Errorf("no missing-echo regression quoting DeepSeek's refusal through OpenRouter; changes %+v", res.Changes)
+	}
+}

@@ -18,7 +18,7 @@ var committed = []string{
 	"bedrock-deepseek-anthropic", "cerebras", "copilot", "dashscope", "deepseek", "deepseek-anthropic",
 	"deepseek-responses", "fireworks", "foundry-anthropic", "gemini", "gemini-openai", "glm", "groq", "hunyuan",
 	"kilo", "kimi", "kimi-anthropic", "llama-cpp", "lmstudio", "mimo", "minimax", "minimax-anthropic",
-	"mistral", "nous-anthropic", "nous-portal", "novita", "ollama", "openai", "openai-responses", "openrouter",
+	"mistral", "nous-anthropic", "nous-portal", "novita", "ollama", "openai", "openai-responses", "openrouter", "openrouter-deepseek",
 	"openrouter-responses", "sambanova", "tencent-tokenhub", "upstage", "vercel-ai-gateway", "vercel-ai-gateway-deepseek", "vertex-anthropic", "vllm",
 }
 
