@@ -341,3 +341,27 @@ func TestGateOpenRouterDeepSeekPad(t *testing.T) {
 		t.Errorf("no missing-echo regression quoting DeepSeek's refusal through OpenRouter; changes %+v", res.Changes)
 	}
 }
+
+// TestGateConverseProxyNamesKimiItsOwnWay: LiteLLM's Bedrock pass-through
+// takes a model_name of its config in the Converse path, so a route can
+// name Kimi without Bedrock's vendor prefix (bedrock-converse-kimi~1).
+// Dropping kimi from the unsigned reasoners leaves that route to the
+// default (stripped), and the provider, recorded reading the reasoning
+// replayed to it, no longer gets it: the compaction cell regresses to
+// advisory, the seed's failure.
+func TestGateConverseProxyNamesKimiItsOwnWay(t *testing.T) {
+	raw, base, profiles, dir := recordCommitted(t, "bedrock-converse-kimi")
+	only := onlyTarget(t, "bedrock-converse-kimi")
+	head := editRaw(t, raw, "models: [nova, minimax, kimi, moonshot]", "models: [nova, minimax, moonshot]")
+	res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Regressions() {
+		got = append(got, c.Target+"/"+c.Scenario+": "+c.Why)
+	}
+	if want := []string{"bedrock-converse-kimi~1/compaction: " + gate.WhyDropped}; !slices.Equal(got, want) {
+		t.Errorf("regressions %q, want %q", got, want)
+	}
+}
