@@ -365,3 +365,40 @@ func TestGateConverseProxyNamesKimiItsOwnWay(t *testing.T) {
 		t.Errorf("regressions %q, want %q", got, want)
 	}
 }
+
+// TestGateVertexMultiRegion: the Anthropic SDK reaches Claude on Vertex AI
+// at the multi-region hosts aiplatform.us.rep.googleapis.com and
+// aiplatform.eu.rep.googleapis.com too (vertex-anthropic~2). Without the
+// pattern in the vertex route class the route is an unknown relay that
+// gets no thinking, and Vertex refuses the tool loop without its signed
+// block: the gate names the regression. Without it in the platforms the
+// alias would take the Messages API's shape, another request shape than
+// its target's, and the loader refuses the table at the alias's line.
+func TestGateVertexMultiRegion(t *testing.T) {
+	raw, base, profiles, dir := recordCommitted(t, "vertex-anthropic")
+	only := onlyTarget(t, "vertex-anthropic")
+	const patterns = `host_patterns: ["*-aiplatform.googleapis.com", aiplatform.googleapis.com, "aiplatform.*.rep.googleapis.com"]`
+	const without = `host_patterns: ["*-aiplatform.googleapis.com", aiplatform.googleapis.com]`
+	head := editRaw(t, raw, patterns+"\n      paths: [/publishers/anthropic]\n    - id: foundry", without+"\n      paths: [/publishers/anthropic]\n    - id: foundry")
+	res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range res.Regressions() {
+		if c.Target != "vertex-anthropic~2" {
+			t.Errorf("%s/%s regressed, want only the multi-region alias", c.Target, c.Scenario)
+		}
+		found = found || c.Scenario == "carriers" && strings.Contains(c.Head.ProviderError, "Expected `thinking` or `redacted_thinking`, but found `tool_use`")
+	}
+	if !found {
+		t.Errorf("no carriers regression of vertex-anthropic~2 quoting Vertex's refusal; changes %+v", res.Changes)
+	}
+	platform := strings.Replace(string(raw), "- platform: vertex\n      "+patterns, "- platform: vertex\n      "+without, 1)
+	if platform == string(raw) {
+		t.Fatal("the platform edit did not apply")
+	}
+	if _, err := matrix.Parse("head.yaml", []byte(platform)); err == nil || !strings.Contains(err.Error(), "the messages platform serves it, but the target is on vertex") {
+		t.Errorf("the platform edit: loader error %v, want the alias refused", err)
+	}
+}
