@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"net/url"
 	"strings"
 )
 
@@ -71,21 +70,24 @@ func (m EndpointMatch) Empty() bool {
 
 // Matches applies the match to a route's base URL and model.
 func (m EndpointMatch) Matches(baseURL, model string) bool {
+	return m.matches(parseEndpoint(baseURL), model)
+}
+
+// matches applies the match to a parsed base URL and a model.
+func (m EndpointMatch) matches(e endpoint, model string) bool {
 	if len(m.Hosts) > 0 || len(m.HostPatterns) > 0 {
-		host := Hostname(baseURL)
-		ok := hostMatchesAny(host, m.Hosts)
+		ok := hostMatchesAny(e.host, m.Hosts)
 		for _, p := range m.HostPatterns {
-			ok = ok || HostPatternMatches(host, p)
+			ok = ok || HostPatternMatches(e.host, p)
 		}
 		if !ok {
 			return false
 		}
 	}
 	if len(m.Paths) > 0 {
-		segs := pathSegments(baseURL)
 		ok := false
 		for _, p := range m.Paths {
-			ok = ok || containsRun(segs, strings.Split(strings.Trim(p, "/"), "/"))
+			ok = ok || containsRun(e.segs, strings.Split(strings.Trim(p, "/"), "/"))
 		}
 		if !ok {
 			return false
@@ -101,6 +103,21 @@ func (m EndpointMatch) Matches(baseURL, model string) bool {
 		return false
 	}
 	return true
+}
+
+// An endpoint is a base URL parsed once for the matches of one decision:
+// its normalised hostname ([Hostname]) and its path's segments.
+type endpoint struct {
+	host string
+	segs []string
+}
+
+func parseEndpoint(baseURL string) endpoint {
+	u := parseBaseURL(baseURL)
+	if u == nil {
+		return endpoint{}
+	}
+	return endpoint{host: strings.TrimSuffix(strings.ToLower(u.Hostname()), "."), segs: segments(u.Path)}
 }
 
 // HostPatternMatches reports whether a normalised hostname matches a host
@@ -152,19 +169,15 @@ func labelByte(c byte) bool {
 
 // pathSegments returns the non-empty segments of a base URL's path.
 func pathSegments(baseURL string) []string {
-	s := strings.TrimSpace(baseURL)
-	if s == "" {
-		return nil
+	if u := parseBaseURL(baseURL); u != nil {
+		return segments(u.Path)
 	}
-	if !strings.Contains(s, "://") {
-		s = "http://" + s
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return nil
-	}
+	return nil
+}
+
+func segments(path string) []string {
 	var out []string
-	for _, seg := range strings.Split(u.Path, "/") {
+	for _, seg := range strings.Split(path, "/") {
 		if seg != "" {
 			out = append(out, seg)
 		}
@@ -269,9 +282,10 @@ type AnthropicReplay struct {
 
 // Decide classifies a route by base URL and model.
 func (p AnthropicPolicy) Decide(baseURL, model string) AnthropicReplay {
-	out := AnthropicReplay{Replay: ReplayStripped, Platform: p.Platform(baseURL, model), Adaptive: p.AdaptiveThinking.Only(model)}
+	e := parseEndpoint(baseURL)
+	out := AnthropicReplay{Replay: ReplayStripped, Platform: p.platform(e, model), Adaptive: p.AdaptiveThinking.Only(model)}
 	for _, r := range p.Routes {
-		if !r.Match.Matches(baseURL, model) {
+		if !r.Match.matches(e, model) {
 			continue
 		}
 		out.Route, out.Replay, out.LearnRejections = r.ID, r.Replay, r.LearnRejections
@@ -289,8 +303,12 @@ func (p AnthropicPolicy) Decide(baseURL, model string) AnthropicReplay {
 
 // Platform returns the platform serving a base URL.
 func (p AnthropicPolicy) Platform(baseURL, model string) string {
+	return p.platform(parseEndpoint(baseURL), model)
+}
+
+func (p AnthropicPolicy) platform(e endpoint, model string) string {
 	for _, pl := range p.Platforms {
-		if pl.Match.Matches(baseURL, model) {
+		if pl.Match.matches(e, model) {
 			return pl.Platform
 		}
 	}

@@ -64,18 +64,27 @@ type RouteKey struct {
 // accepted; the result is lower-cased with any trailing dot removed, and empty
 // when nothing parses.
 func Hostname(baseURL string) string {
+	if u := parseBaseURL(baseURL); u != nil {
+		return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	}
+	return ""
+}
+
+// parseBaseURL parses a base URL, a bare host without scheme included; nil
+// when it is empty or does not parse.
+func parseBaseURL(baseURL string) *url.URL {
 	s := strings.TrimSpace(baseURL)
 	if s == "" {
-		return ""
+		return nil
 	}
 	if !strings.Contains(s, "://") {
 		s = "http://" + s
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return ""
+		return nil
 	}
-	return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	return u
 }
 
 // HostMatches reports whether hostname equals domain or is a subdomain of it.
