@@ -11,6 +11,7 @@ import (
 	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario"
+	"github.com/replaycheck/replaycheck/suites/harness"
 )
 
 // Kinds of change.
@@ -85,7 +86,9 @@ func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]
 	}
 	// The gate judges by recorded answers only (strict replay): a variant no
 	// cassette holds is an unverified cell, never judged by the simulator.
-	headRun := &scenario.Runner{Matrix: head, Profiles: profiles, CassetteDir: dir, StrictReplay: true}
+	// Both tables replay the same cassettes: each is parsed once.
+	cassettes := &harness.Cache{}
+	headRun := &scenario.Runner{Matrix: head, Profiles: profiles, CassetteDir: dir, StrictReplay: true, Cassettes: cassettes}
 	h, err := headRun.RunMatrix(ctx, ids, nil, nil)
 	if err != nil {
 		return nil, err
@@ -95,7 +98,7 @@ func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]
 	baseFile := *head
 	baseFile.Table = base.Table
 	baseFile.KnownFailures = base.KnownFailures
-	baseRun := &scenario.Runner{Matrix: &baseFile, Profiles: profiles, CassetteDir: dir, StrictReplay: true}
+	baseRun := &scenario.Runner{Matrix: &baseFile, Profiles: profiles, CassetteDir: dir, StrictReplay: true, Cassettes: cassettes}
 	b, err := baseRun.RunMatrix(ctx, ids, nil, nil)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario"
+	"github.com/replaycheck/replaycheck/suites/harness"
 )
 
 // An Outcome is what the gate makes of a mutant.
@@ -163,6 +164,8 @@ type judge struct {
 
 	mu    sync.Mutex
 	cells map[string]*cellSet
+	// cassettes are parsed once for every table judged.
+	cassettes harness.Cache
 }
 
 // cellSet is the replayed cells of one route under one decision.
@@ -198,7 +201,7 @@ func (j *judge) cellsOf(ctx context.Context, c checked, table *engine.Table, d d
 	cs.once.Do(func() {
 		// Strict replay, as the gate: a variant no cassette holds leaves the
 		// mutant unverified rather than judged by the simulator.
-		run := &scenario.Runner{Matrix: j.base, Table: table, Profiles: j.opts.Profiles, CassetteDir: j.opts.CassetteDir, StrictReplay: true}
+		run := &scenario.Runner{Matrix: j.base, Table: table, Profiles: j.opts.Profiles, CassetteDir: j.opts.CassetteDir, StrictReplay: true, Cassettes: &j.cassettes}
 		for _, sc := range scenario.All() {
 			if c.Alias < 0 {
 				cs.cells = append(cs.cells, run.Cell(ctx, c.Target, sc))

@@ -28,7 +28,7 @@ func (r *Runner) AliasCell(ctx context.Context, t matrix.Target, i int, sc Scena
 		cell.Status, cell.Detail = report.StatusUnverified, why
 		return cell
 	}
-	sub := &Runner{Matrix: r.Matrix, Table: table, Profiles: r.Profiles, CassetteDir: r.CassetteDir}
+	sub := &Runner{Matrix: r.Matrix, Table: table, Profiles: r.Profiles, CassetteDir: r.CassetteDir, StrictReplay: r.StrictReplay, Cassettes: r.Cassettes}
 	out := sub.run(ctx, t, sc, Fixed(dec), &cell)
 	cell = sub.judge(t, sc, cell, out)
 	cell.Target = name

@@ -38,6 +38,10 @@ type Runner struct {
 	// ignorable, then judged by the profile's simulator (see
 	// [harness.Matching]).
 	StrictReplay bool
+	// Cassettes keeps the cassettes parsed across cells, for a caller that
+	// replays the same cassettes many times (mutate, the gate); nil parses
+	// each cassette for each cell.
+	Cassettes *harness.Cache
 
 	sims simulators
 }
@@ -119,7 +123,7 @@ type outcome struct {
 // when d is set, else through the runner's implementation.
 func (r *Runner) run(ctx context.Context, t matrix.Target, sc Scenario, d engine.Decider, cell *report.Cell) outcome {
 	path := harness.Path(r.CassetteDir, t.ID, sc.Name)
-	replay, err := harness.OpenReplay(path)
+	replay, err := r.Cassettes.OpenReplay(path)
 	if errors.Is(err, harness.ErrNoCassette) {
 		return outcome{err: fmt.Errorf("%w: no cassette; record it with: replaycheck record --target %s --scenario %s", harness.ErrNoMatch, t.ID, sc.Name)}
 	}

@@ -81,11 +81,21 @@ type canonKey struct{}
 
 // OpenReplay loads a cassette for replay.
 func OpenReplay(path string) (*Replay, error) {
-	f, err := Read(path)
+	f, canon, err := load(path)
 	if err != nil {
 		return nil, err
 	}
-	r := &Replay{Path: path, File: f, canon: map[string][]byte{}, used: make([]bool, len(f.Interactions)), last: -1}
+	return newReplay(path, f, canon), nil
+}
+
+// load parses the cassette at path and the canonical form of each
+// recorded request body.
+func load(path string) (*File, map[string][]byte, error) {
+	f, err := Read(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	canon := map[string][]byte{}
 	for i, it := range f.Interactions {
 		if len(bytes.TrimSpace([]byte(it.Request.Body))) == 0 {
 			continue
@@ -94,14 +104,20 @@ func OpenReplay(path string) (*Replay, error) {
 		// never match, so it is a corrupt cassette, not an unverified cell.
 		c, err := jsondiff.Canonical([]byte(it.Request.Body))
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: interaction %d: request body: %w", path, lineOf(path, i), i, err)
+			return nil, nil, fmt.Errorf("%s:%d: interaction %d: request body: %w", path, lineOf(path, i), i, err)
 		}
-		r.canon[it.Request.Body] = c
+		canon[it.Request.Body] = c
 	}
+	return f, canon, nil
+}
+
+// newReplay is a replay of a parsed cassette; canon is only read.
+func newReplay(path string, f *File, canon map[string][]byte) *Replay {
+	r := &Replay{Path: path, File: f, canon: canon, used: make([]bool, len(f.Interactions)), last: -1}
 	r.vcr = cassette.New(strings.TrimSuffix(path, ".yaml"))
 	r.vcr.Interactions, r.vcr.IsNew = f.Interactions, false
 	r.vcr.Matcher, r.vcr.ReplayableInteractions = r.match, true
-	return r, nil
+	return r
 }
 
 // lineOf returns the YAML line of the i-th interaction of the cassette at
