@@ -251,6 +251,43 @@ func onlyTarget(t *testing.T, id string) func(*matrix.File) *matrix.File {
 	}
 }
 
+// committedTarget is one target of the committed table, its cassettes
+// recorded into a temporary directory, to judge edits of the table on.
+type committedTarget struct {
+	t        *testing.T
+	raw      []byte
+	base     *matrix.File
+	profiles map[string]*providers.Profile
+	dir      string
+	only     func(*matrix.File) *matrix.File
+}
+
+func recordTarget(t *testing.T, id string) committedTarget {
+	raw, base, profiles, dir := recordCommitted(t, id)
+	return committedTarget{t: t, raw: raw, base: base, profiles: profiles, dir: dir, only: onlyTarget(t, id)}
+}
+
+// gate judges the committed table edited (the first old replaced by new)
+// on the target and its aliases.
+func (c committedTarget) gate(old, new string) *gate.Result {
+	c.t.Helper()
+	res, err := gate.Evaluate(context.Background(), c.only(c.base), c.only(editRaw(c.t, c.raw, old, new)), c.profiles, c.dir)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return res
+}
+
+// regression returns the regression of a cell ("target/scenario"), if any.
+func regression(res *gate.Result, cell string) (gate.Change, bool) {
+	for _, c := range res.Regressions() {
+		if c.Target+"/"+c.Scenario == cell {
+			return c, true
+		}
+	}
+	return gate.Change{}, false
+}
+
 // TestGateLegacyClaudeRefusesSwitchedInReasoning: a Claude model without
 // extended thinking on Bedrock Converse returns no reasoning, so only a
 // history another model reasoned in (a model switch) can make its Converse
@@ -259,15 +296,10 @@ func onlyTarget(t *testing.T, id string) func(*matrix.File) *matrix.File {
 // either replay contract but stripped regresses the carriers cell of the
 // target and of every alias, in Bedrock's words.
 func TestGateLegacyClaudeRefusesSwitchedInReasoning(t *testing.T) {
-	raw, base, profiles, dir := recordCommitted(t, "bedrock-converse-claude-legacy")
-	only := onlyTarget(t, "bedrock-converse-claude-legacy")
+	target := recordTarget(t, "bedrock-converse-claude-legacy")
 	const row = "claude-instant, claude-v2]\n      replay: stripped"
 	for _, replay := range []string{"signed", "unsigned"} {
-		head := editRaw(t, raw, row, strings.Replace(row, "stripped", replay, 1))
-		res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := target.gate(row, strings.Replace(row, "stripped", replay, 1))
 		var got []string
 		for _, c := range res.Regressions() {
 			if !strings.Contains(c.Head.ProviderError, "User messages cannot contain reasoning content") {
@@ -294,24 +326,14 @@ func TestGateLegacyClaudeRefusesSwitchedInReasoning(t *testing.T) {
 // tool-call turn without its reasoning, and the regression quotes
 // DeepSeek's refusal.
 func TestGateVercelDeepSeekReadsReasoning(t *testing.T) {
-	raw, base, profiles, dir := recordCommitted(t, "vercel-ai-gateway-deepseek")
-	only := onlyTarget(t, "vercel-ai-gateway-deepseek")
+	target := recordTarget(t, "vercel-ai-gateway-deepseek")
 	for _, tc := range []struct{ edit, old, new, cell string }{
 		{"drop ai-gateway from the row's providers", "providers: [openrouter, kilocode, ai-gateway, nous]", "providers: [openrouter, kilocode, nous]", "vercel-ai-gateway-deepseek~2/carriers"},
 		{"drop ai-gateway.vercel.sh from the row's hosts", "kilo.ai, ai-gateway.vercel.sh, nousresearch.com]", "kilo.ai, nousresearch.com]", "vercel-ai-gateway-deepseek~1/carriers"},
 		{"drop reasoning from the row's carriers", "carriers: [reasoning_content, reasoning, reasoning_details]\n    providers: [openrouter", "carriers: [reasoning_content, reasoning_details]\n    providers: [openrouter", "vercel-ai-gateway-deepseek/carriers"},
 	} {
-		res, err := gate.Evaluate(context.Background(), only(base), only(editRaw(t, raw, tc.old, tc.new)), profiles, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		found := false
-		for _, c := range res.Regressions() {
-			if c.Target+"/"+c.Scenario == tc.cell {
-				found = strings.Contains(c.Head.ProviderError, "The `reasoning_content` in the thinking mode must be passed back to the API.")
-			}
-		}
-		if !found {
+		res := target.gate(tc.old, tc.new)
+		if c, ok := regression(res, tc.cell); !ok || !strings.Contains(c.Head.ProviderError, "The `reasoning_content` in the thinking mode must be passed back to the API.") {
 			t.Errorf("%s: no regression of %s quoting DeepSeek's refusal; changes %+v", tc.edit, tc.cell, res.Changes)
 		}
 	}
@@ -324,20 +346,8 @@ func TestGateVercelDeepSeekReadsReasoning(t *testing.T) {
 // carrier has one), and the bare turn is refused in DeepSeek's words,
 // wrapped by OpenRouter.
 func TestGateOpenRouterDeepSeekPad(t *testing.T) {
-	raw, base, profiles, dir := recordCommitted(t, "openrouter-deepseek")
-	only := onlyTarget(t, "openrouter-deepseek")
-	head := editRaw(t, raw, "carriers: [reasoning_content, reasoning, reasoning_details]\n    providers: [openrouter", "carriers: [reasoning, reasoning_details]\n    providers: [openrouter")
-	res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, c := range res.Regressions() {
-		if c.Scenario == "missing-echo" {
-			found = strings.Contains(c.Head.ProviderError, `"provider_name":"DeepSeek"`) && strings.Contains(c.Head.ProviderError, "must be passed back to the API")
-		}
-	}
-	if !found {
+	res := recordTarget(t, "openrouter-deepseek").gate("carriers: [reasoning_content, reasoning, reasoning_details]\n    providers: [openrouter", "carriers: [reasoning, reasoning_details]\n    providers: [openrouter")
+	if c, ok := regression(res, "openrouter-deepseek/missing-echo"); !ok || !strings.Contains(c.Head.ProviderError, `"provider_name":"DeepSeek"`) || !strings.Contains(c.Head.ProviderError, "must be passed back to the API") {
 		t.Errorf("no missing-echo regression quoting DeepSeek's refusal through OpenRouter; changes %+v", res.Changes)
 	}
 }
@@ -350,13 +360,7 @@ func TestGateOpenRouterDeepSeekPad(t *testing.T) {
 // replayed to it, no longer gets it: the compaction cell regresses to
 // advisory, the seed's failure.
 func TestGateConverseProxyNamesKimiItsOwnWay(t *testing.T) {
-	raw, base, profiles, dir := recordCommitted(t, "bedrock-converse-kimi")
-	only := onlyTarget(t, "bedrock-converse-kimi")
-	head := editRaw(t, raw, "models: [nova, minimax, kimi, moonshot]", "models: [nova, minimax, moonshot]")
-	res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := recordTarget(t, "bedrock-converse-kimi").gate("models: [nova, minimax, kimi, moonshot]", "models: [nova, minimax, moonshot]")
 	var got []string
 	for _, c := range res.Regressions() {
 		got = append(got, c.Target+"/"+c.Scenario+": "+c.Why)
@@ -375,15 +379,10 @@ func TestGateConverseProxyNamesKimiItsOwnWay(t *testing.T) {
 // alias would take the Messages API's shape, another request shape than
 // its target's, and the loader refuses the table at the alias's line.
 func TestGateVertexMultiRegion(t *testing.T) {
-	raw, base, profiles, dir := recordCommitted(t, "vertex-anthropic")
-	only := onlyTarget(t, "vertex-anthropic")
+	target := recordTarget(t, "vertex-anthropic")
 	const patterns = `host_patterns: ["*-aiplatform.googleapis.com", aiplatform.googleapis.com, "aiplatform.*.rep.googleapis.com"]`
 	const without = `host_patterns: ["*-aiplatform.googleapis.com", aiplatform.googleapis.com]`
-	head := editRaw(t, raw, patterns+"\n      paths: [/publishers/anthropic]\n    - id: foundry", without+"\n      paths: [/publishers/anthropic]\n    - id: foundry")
-	res, err := gate.Evaluate(context.Background(), only(base), only(head), profiles, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := target.gate(patterns+"\n      paths: [/publishers/anthropic]\n    - id: foundry", without+"\n      paths: [/publishers/anthropic]\n    - id: foundry")
 	found := false
 	for _, c := range res.Regressions() {
 		if c.Target != "vertex-anthropic~2" {
@@ -394,8 +393,8 @@ func TestGateVertexMultiRegion(t *testing.T) {
 	if !found {
 		t.Errorf("no carriers regression of vertex-anthropic~2 quoting Vertex's refusal; changes %+v", res.Changes)
 	}
-	platform := strings.Replace(string(raw), "- platform: vertex\n      "+patterns, "- platform: vertex\n      "+without, 1)
-	if platform == string(raw) {
+	platform := strings.Replace(string(target.raw), "- platform: vertex\n      "+patterns, "- platform: vertex\n      "+without, 1)
+	if platform == string(target.raw) {
 		t.Fatal("the platform edit did not apply")
 	}
 	if _, err := matrix.Parse("head.yaml", []byte(platform)); err == nil || !strings.Contains(err.Error(), "the messages platform serves it, but the target is on vertex") {
