@@ -10,12 +10,9 @@ import (
 )
 
 // switchedThinking is the reasoning of a tool-call turn another model
-// answered before the user switched to the target's model, and
-// switchedSignature the signature that model's service gave it.
-const (
-	switchedThinking  = "Reasoning of the model used before the switch: the cache TTL looks wrong."
-	switchedSignature = foreignSignature
-)
+// answered before the user switched to the target's model; that model's
+// service signed it ([foreignSignature]).
+const switchedThinking = "Reasoning of the model used before the switch: the cache TTL looks wrong."
 
 // crossModel replays to a Bedrock Converse target whose own turns carry no
 // reasoning a tool-call turn another model reasoned in, as after a user
@@ -43,8 +40,8 @@ func crossModel(ctx context.Context, c *Conv) error {
 		return nil
 	}
 	turn := own.Clone()
-	turn.Native.Blocks = append([]json.RawMessage{reasoningTextBlock(switchedThinking, switchedSignature)}, turn.Native.Blocks...)
-	turn.ReasoningDetails = []json.RawMessage{thinkingItem(switchedThinking, switchedSignature)}
+	turn.Native.Blocks = append([]json.RawMessage{reasoningTextBlock(switchedThinking, foreignSignature)}, turn.Native.Blocks...)
+	turn.ReasoningDetails = []json.RawMessage{thinkingItem(switchedThinking, foreignSignature)}
 	s := &engine.Session{ID: c.Session.ID + "-switched-model"}
 	s.Messages = append(slices.Clone(c.Session.Messages[:i]), turn, c.Session.Messages[i+1])
 	before := s.Clone()
