@@ -66,11 +66,9 @@ func foreignIssuers(own engine.RouteKey) []engine.RouteKey {
 // retry), and an edit of responses.families that lets it through is judged
 // from the recorded refusal.
 func crossFamily(ctx context.Context, c *Conv) error {
-	i := slices.IndexFunc(c.Session.Messages, func(m engine.Message) bool {
-		return m.Role == "assistant" && len(m.ToolCalls) > 0 && m.Native != nil
-	})
-	if i < 0 || i+1 >= len(c.Session.Messages) {
-		return fail("the tool-call turn", "a native turn answered by its tool result", "none")
+	i, err := nativeToolTurn(c.Session)
+	if err != nil {
+		return err
 	}
 	own := c.Target.Route.Key()
 	for _, issuer := range foreignIssuers(own) {
@@ -84,8 +82,7 @@ func crossFamily(ctx context.Context, c *Conv) error {
 		}
 		is := issuer
 		turn.Native.Issuer = &is
-		s := &engine.Session{ID: fmt.Sprintf("%s-from-%s-%s", c.Session.ID, issuer.Host, issuer.Model)}
-		s.Messages = append(slices.Clone(c.Session.Messages[:i]), turn, c.Session.Messages[i+1])
+		s := withTurn(c.Session, i, turn, fmt.Sprintf("-from-%s-%s", issuer.Host, issuer.Model))
 		if !c.Replaying() {
 			sent := s.Clone()
 			selfIssued := own
@@ -106,4 +103,24 @@ func crossFamily(ctx context.Context, c *Conv) error {
 		c.Note("a turn issued by %s (%s) went without its reasoning items", issuer.Host, issuer.Model)
 	}
 	return nil
+}
+
+// nativeToolTurn returns the index of a session's first native tool-call
+// turn, which the next message (its tool result) answers.
+func nativeToolTurn(s *engine.Session) (int, error) {
+	i := slices.IndexFunc(s.Messages, func(m engine.Message) bool {
+		return m.Role == "assistant" && len(m.ToolCalls) > 0 && m.Native != nil
+	})
+	if i < 0 || i+1 >= len(s.Messages) {
+		return 0, fail("the tool-call turn", "a native turn answered by its tool result", "none")
+	}
+	return i, nil
+}
+
+// withTurn is a session of s's messages up to its turn i, turn in its
+// place and the tool result after it; its id is s's with suffix.
+func withTurn(s *engine.Session, i int, turn engine.Message, suffix string) *engine.Session {
+	out := &engine.Session{ID: s.ID + suffix}
+	out.Messages = append(slices.Clone(s.Messages[:i]), turn, s.Messages[i+1])
+	return out
 }

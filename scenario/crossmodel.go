@@ -27,11 +27,9 @@ const switchedThinking = "Reasoning of the model used before the switch: the cac
 // the row is judged from it. A target whose own turns carry reasoning is
 // judged on that reasoning by every other scenario.
 func crossModel(ctx context.Context, c *Conv) error {
-	i := slices.IndexFunc(c.Session.Messages, func(m engine.Message) bool {
-		return m.Role == "assistant" && len(m.ToolCalls) > 0 && m.Native != nil
-	})
-	if i < 0 || i+1 >= len(c.Session.Messages) {
-		return fail("the tool-call turn", "a native turn answered by its tool result", "none")
+	i, err := nativeToolTurn(c.Session)
+	if err != nil {
+		return err
 	}
 	own := c.Session.Messages[i]
 	if len(own.ReasoningDetails) > 0 || slices.ContainsFunc(own.Native.Blocks, func(b json.RawMessage) bool {
@@ -42,8 +40,7 @@ func crossModel(ctx context.Context, c *Conv) error {
 	turn := own.Clone()
 	turn.Native.Blocks = append([]json.RawMessage{reasoningTextBlock(switchedThinking, foreignSignature)}, turn.Native.Blocks...)
 	turn.ReasoningDetails = []json.RawMessage{thinkingItem(switchedThinking, foreignSignature)}
-	s := &engine.Session{ID: c.Session.ID + "-switched-model"}
-	s.Messages = append(slices.Clone(c.Session.Messages[:i]), turn, c.Session.Messages[i+1])
+	s := withTurn(c.Session, i, turn, "-switched-model")
 	before := s.Clone()
 	res, err := c.TurnOn(ctx, s, false)
 	if !c.Replaying() && len(res.Exchanges) > 0 {
