@@ -5,17 +5,20 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/replaycheck/replaycheck/report"
 )
 
 // Formats lists the output formats of a gate result, for usage text.
 var Formats = []string{"text", "markdown", "json", "github"}
 
-// Writer returns the writer of a format, and whether there is one.
+// Writer returns the writer of a format, and whether there is one. "md"
+// is another name for "markdown".
 func Writer(format string) (func(io.Writer, *Result) error, bool) {
 	switch format {
 	case "text":
 		return WriteText, true
-	case "markdown":
+	case "markdown", "md":
 		return WriteMarkdown, true
 	case "json":
 		return WriteJSON, true
@@ -25,11 +28,30 @@ func Writer(format string) (func(io.Writer, *Result) error, bool) {
 	return nil, false
 }
 
-// byKind returns the changes grouped regressions first, then
-// improvements, then other changes, each group in matrix order.
+// shownRoutes is how many routes of each unchecked decision change the
+// text, Markdown and GitHub forms name; the JSON form names every one.
+const shownRoutes = 3
+
+// unchecked says how many routes change their decision with no cell to
+// judge them.
+func (r *Result) unchecked() string {
+	return plural(r.UncheckedRoutes(), "route changes its decision", "routes change their decision") + " with no target or alias to judge them"
+}
+
+// uncheckedLine is one decision change and a few of its routes.
+func uncheckedLine(u RouteChange) string {
+	s := u.Change + ": " + plural(len(u.Routes), "route", "routes") + " at " + plural(u.Hosts, "host", "hosts") + ", e.g. " + list(u.Routes[:min(len(u.Routes), shownRoutes)], shownRoutes)
+	if len(u.Routes) > shownRoutes {
+		s += " (--format json lists every one)"
+	}
+	return s
+}
+
+// byKind returns the changes grouped regressions first, then additions,
+// improvements and other changes, each group in matrix order.
 func (r *Result) byKind() []Change {
 	var out []Change
-	for _, kind := range []string{Regression, Improvement, Changed} {
+	for _, kind := range []string{Regression, Added, Improvement, Changed} {
 		for _, c := range r.Changes {
 			if c.Kind == kind {
 				out = append(out, c)
@@ -39,36 +61,108 @@ func (r *Result) byKind() []Change {
 	return out
 }
 
+// addedCells counts the changes that are cells of added targets or aliases.
+func (r *Result) addedCells() int {
+	n := 0
+	for _, c := range r.Changes {
+		if c.New {
+			n++
+		}
+	}
+	return n
+}
+
 // verdict is the last line of every format.
 func (r *Result) verdict() string {
-	switch n := len(r.Regressions()); {
-	case r.NotJudged() > 0:
-		return fmt.Sprintf("gate: %d cell(s) could not be judged (error): the gate is incomplete", r.NotJudged())
-	case n > 0:
-		return fmt.Sprintf("gate: %d regression(s)", n)
+	var fails []string
+	if n := len(r.Regressions()); n > 0 {
+		fails = append(fails, plural(n, "regression", "regressions"))
+	}
+	if n := len(r.Uncovered); n > 0 {
+		fails = append(fails, plural(n, "table entry no target or alias reaches", "table entries no target or alias reaches"))
+	}
+	notJudged := len(r.NotJudged())
+	switch {
+	case r.Errors() > 0:
+		return fmt.Sprintf("gate: %s (error): the gate is incomplete", plural(r.Errors(), "cell could not be judged", "cells could not be judged"))
+	case len(fails) > 0:
+		return "gate: " + strings.Join(fails, ", ")
+	case notJudged > 0:
+		return fmt.Sprintf("gate: %s (unverified): record the cassettes they name", plural(notJudged, "cell not judged", "cells not judged"))
+	case len(r.Unchecked) > 0:
+		return "gate: no regression, but " + r.unchecked()
 	}
 	return "gate: no regression"
 }
 
-// WriteText writes the result for a terminal: one block per changed cell.
+// plural is "1 thing" or "n things".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// header is the first line of the text form.
+func (r *Result) header() string {
+	s := fmt.Sprintf("gate: %s -> %s: %s", r.BasePath, r.HeadPath, plural(len(r.Changes)-r.addedCells(), "cell changed", "cells changed"))
+	if n := r.addedCells(); n > 0 {
+		s += ", " + plural(n, "cell added", "cells added")
+	}
+	return s
+}
+
+// notJudgedLine names a cell the gate could not judge and why, with the
+// file and position its detail gives.
+func notJudgedLine(n NotJudged) string {
+	s := fmt.Sprintf("%s %s/%s: %s", n.Side, n.Cell.Target, n.Cell.Scenario, n.Cell.Status)
+	if n.Cell.Cassette != "" && !strings.Contains(n.Cell.Detail, n.Cell.Cassette) {
+		s += " (" + n.Cell.Cassette + ")"
+	}
+	return s + ": " + OneLine(n.Cell.Detail)
+}
+
+// WriteText writes the result for a terminal: one block per changed or
+// added cell, then the cells not judged, the coverage findings, the routes
+// no cell judges and the targets removed.
 func WriteText(w io.Writer, r *Result) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "gate: %s -> %s: %d cells changed\n", r.BasePath, r.HeadPath, len(r.Changes))
+	b.WriteString(r.header() + "\n")
+	const indent = "            "
 	for _, c := range r.byKind() {
-		fmt.Fprintf(&b, "%-11s %s/%s: %s -> %s\n", strings.ToUpper(c.Kind), c.Target, c.Scenario, c.Base.Status, c.Head.Status)
-		fmt.Fprintf(&b, "            route change: %s\n", c.Field)
+		if c.New {
+			fmt.Fprintf(&b, "%-11s %s/%s: %s (new)\n", strings.ToUpper(c.Kind), c.Target, c.Scenario, c.Head.Status)
+		} else {
+			fmt.Fprintf(&b, "%-11s %s/%s: %s -> %s\n", strings.ToUpper(c.Kind), c.Target, c.Scenario, c.Base.Status, c.Head.Status)
+		}
+		fmt.Fprintf(&b, indent+"route change: %s\n", c.Field)
 		if c.Why != "" {
-			fmt.Fprintf(&b, "            regression: %s\n", c.Why)
+			fmt.Fprintf(&b, indent+"regression: %s\n", c.Why)
 		}
 		if c.Head.Detail != "" {
-			fmt.Fprintf(&b, "            %s\n", c.Head.Detail)
+			fmt.Fprintf(&b, indent+"%s\n", c.Head.Detail)
 		}
 		if c.Head.ProviderError != "" {
-			fmt.Fprintf(&b, "            provider error: %s\n", c.Head.ProviderError)
+			fmt.Fprintf(&b, indent+"provider error: %s\n", c.Head.ProviderError)
 		}
-		if c.Head.Status == "unverified" && c.Head.Expected != "" {
-			fmt.Fprintf(&b, "            %s\n", strings.ReplaceAll(c.Head.Expected, "\n", "\n            "))
+		if c.Head.Status == report.StatusUnverified && c.Head.Expected != "" {
+			fmt.Fprintf(&b, indent+"%s\n", strings.ReplaceAll(c.Head.Expected, "\n", "\n"+indent))
 		}
+	}
+	for _, n := range r.NotJudged() {
+		fmt.Fprintf(&b, "%-11s %s\n", "NOT JUDGED", notJudgedLine(n))
+	}
+	for _, f := range r.Uncovered {
+		fmt.Fprintf(&b, "%-11s %s:%d: %s\n", "UNCOVERED", r.HeadPath, f.Line, f.Message)
+	}
+	if len(r.Unchecked) > 0 {
+		fmt.Fprintf(&b, "%-11s %s (add an alias that takes one):\n", "UNCHECKED", r.unchecked())
+		for _, u := range r.Unchecked {
+			fmt.Fprintf(&b, indent+"%s\n", uncheckedLine(u))
+		}
+	}
+	for _, name := range r.Removed {
+		fmt.Fprintf(&b, "%-11s %s: its cells are no longer judged\n", "REMOVED", name)
 	}
 	b.WriteString(r.verdict() + "\n")
 	_, err := io.WriteString(w, b.String())
@@ -77,7 +171,8 @@ func WriteText(w io.Writer, r *Result) error {
 
 // WriteMarkdown writes the result as a Markdown section for a pull
 // request or a CI job summary: the verdict, then a table of the changed
-// cells with the route change and the provider's error.
+// cells with the route change and the provider's error, then what else
+// the gate found.
 func WriteMarkdown(w io.Writer, r *Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## replaycheck gate\n\n`%s` → `%s`: **%s**\n", r.BasePath, r.HeadPath, strings.TrimPrefix(r.verdict(), "gate: "))
@@ -93,8 +188,36 @@ func WriteMarkdown(w io.Writer, r *Result) error {
 			if c.Head.ProviderError != "" {
 				why += " — provider error: `" + strings.ReplaceAll(OneLine(c.Head.ProviderError), "`", "'") + "`"
 			}
+			from := string(c.Base.Status)
+			if c.New {
+				from = "(new)"
+			}
 			fmt.Fprintf(&b, "| %s | `%s/%s` (%s:%d) | %s → %s | %s | %s |\n",
-				c.Kind, c.Target, c.Scenario, r.HeadPath, c.Line, c.Base.Status, c.Head.Status, CellText(c.Field), CellText(why))
+				c.Kind, c.Target, c.Scenario, r.HeadPath, c.Line, from, c.Head.Status, CellText(c.Field), CellText(why))
+		}
+	}
+	if nj := r.NotJudged(); len(nj) > 0 {
+		b.WriteString("\n### Cells not judged\n\n")
+		for _, n := range nj {
+			fmt.Fprintf(&b, "- %s\n", strings.ReplaceAll(notJudgedLine(n), "`", "'"))
+		}
+	}
+	if len(r.Uncovered) > 0 {
+		b.WriteString("\n### Table entries no target or alias reaches\n\n")
+		for _, f := range r.Uncovered {
+			fmt.Fprintf(&b, "- `%s:%d`: %s\n", r.HeadPath, f.Line, f.Message)
+		}
+	}
+	if len(r.Unchecked) > 0 {
+		fmt.Fprintf(&b, "\n### %s\n\n", strings.ToUpper(r.unchecked()[:1])+r.unchecked()[1:])
+		for _, u := range r.Unchecked {
+			fmt.Fprintf(&b, "- %s\n", uncheckedLine(u))
+		}
+	}
+	if len(r.Removed) > 0 {
+		b.WriteString("\n### Removed (no longer judged)\n\n")
+		for _, name := range r.Removed {
+			fmt.Fprintf(&b, "- %s\n", name)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -114,6 +237,7 @@ type jsonChange struct {
 	Target        string `json:"target"`
 	Scenario      string `json:"scenario"`
 	Line          int    `json:"line"`
+	New           bool   `json:"new,omitempty"`
 	Base          string `json:"base"`
 	Head          string `json:"head"`
 	RouteChange   string `json:"route_change"`
@@ -122,70 +246,69 @@ type jsonChange struct {
 	ProviderError string `json:"provider_error,omitempty"`
 }
 
+// jsonNotJudged is one cell not judged in the JSON form.
+type jsonNotJudged struct {
+	Side     string `json:"side"`
+	Target   string `json:"target"`
+	Scenario string `json:"scenario"`
+	Status   string `json:"status"`
+	Cassette string `json:"cassette,omitempty"`
+	Detail   string `json:"detail"`
+}
+
+// jsonFinding is one coverage finding in the JSON form.
+type jsonFinding struct {
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+// jsonRoutes is one unchecked decision change in the JSON form.
+type jsonRoutes struct {
+	Change string   `json:"change"`
+	Routes []string `json:"routes"`
+	Hosts  int      `json:"hosts"`
+}
+
 // WriteJSON writes the result as one JSON object, a stable contract for
-// scripts: {"base", "head", "changes": [...], "regressions", "not_judged",
-// "passed"}.
+// scripts: {"base", "head", "changes": [...], "not_judged": [...],
+// "uncovered": [...], "unchecked": [...], "removed": [...], "edits":
+// [...], "regressions", "unchecked_routes", "passed"}. Every list is present, empty when
+// there is nothing in it.
 func WriteJSON(w io.Writer, r *Result) error {
 	doc := struct {
-		Base        string       `json:"base"`
-		Head        string       `json:"head"`
-		Changes     []jsonChange `json:"changes"`
-		Regressions int          `json:"regressions"`
-		NotJudged   int          `json:"not_judged"`
-		Passed      bool         `json:"passed"`
-	}{Base: r.BasePath, Head: r.HeadPath, Changes: []jsonChange{}, Regressions: len(r.Regressions()), NotJudged: r.NotJudged()}
-	doc.Passed = doc.Regressions == 0 && doc.NotJudged == 0
+		Base        string          `json:"base"`
+		Head        string          `json:"head"`
+		Changes     []jsonChange    `json:"changes"`
+		NotJudged   []jsonNotJudged `json:"not_judged"`
+		Uncovered   []jsonFinding   `json:"uncovered"`
+		Unchecked   []jsonRoutes    `json:"unchecked"`
+		Removed     []string        `json:"removed"`
+		Edits       []Edit          `json:"edits"`
+		Regressions int             `json:"regressions"`
+		Routes      int             `json:"unchecked_routes"`
+		Passed      bool            `json:"passed"`
+	}{Base: r.BasePath, Head: r.HeadPath, Changes: []jsonChange{}, NotJudged: []jsonNotJudged{}, Uncovered: []jsonFinding{},
+		Unchecked: []jsonRoutes{}, Removed: append([]string{}, r.Removed...), Edits: append([]Edit{}, r.Edits...),
+		Regressions: len(r.Regressions()), Routes: r.UncheckedRoutes(), Passed: r.Passed()}
 	for _, c := range r.byKind() {
 		doc.Changes = append(doc.Changes, jsonChange{
-			Kind: c.Kind, Target: c.Target, Scenario: c.Scenario, Line: c.Line,
+			Kind: c.Kind, Target: c.Target, Scenario: c.Scenario, Line: c.Line, New: c.New,
 			Base: string(c.Base.Status), Head: string(c.Head.Status), RouteChange: c.Field, Why: c.Why,
 			Detail: c.Head.Detail, ProviderError: c.Head.ProviderError,
 		})
+	}
+	for _, n := range r.NotJudged() {
+		doc.NotJudged = append(doc.NotJudged, jsonNotJudged{Side: n.Side, Target: n.Cell.Target, Scenario: n.Cell.Scenario,
+			Status: string(n.Cell.Status), Cassette: n.Cell.Cassette, Detail: n.Cell.Detail})
+	}
+	for _, f := range r.Uncovered {
+		doc.Uncovered = append(doc.Uncovered, jsonFinding(f))
+	}
+	for _, u := range r.Unchecked {
+		doc.Unchecked = append(doc.Unchecked, jsonRoutes(u))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
-}
-
-// WriteGitHub writes GitHub Actions workflow commands: an ::error
-// annotation on the head table's line of each regressed target, a
-// ::notice for each improvement, then the verdict. GitHub shows them on
-// the pull request's diff of matrix.yaml.
-func WriteGitHub(w io.Writer, r *Result) error {
-	var b strings.Builder
-	for _, c := range r.byKind() {
-		level := "notice"
-		switch c.Kind {
-		case Regression:
-			level = "error"
-		case Changed:
-			level = "warning"
-		}
-		msg := fmt.Sprintf("%s/%s: %s -> %s after %s. %s", c.Target, c.Scenario, c.Base.Status, c.Head.Status, c.Field, c.Head.Detail)
-		if c.Why != "" {
-			msg = fmt.Sprintf("%s/%s: %s -> %s after %s: %s. %s", c.Target, c.Scenario, c.Base.Status, c.Head.Status, c.Field, c.Why, c.Head.Detail)
-		}
-		if c.Head.ProviderError != "" {
-			msg += "\nprovider error: " + c.Head.ProviderError
-		}
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,title=%s::%s\n", level, ghProperty(r.HeadPath), c.Line,
-			ghProperty(fmt.Sprintf("replaycheck %s: %s/%s", c.Kind, c.Target, c.Scenario)), ghData(msg))
-	}
-	if n := r.NotJudged(); n > 0 {
-		fmt.Fprintf(&b, "::error title=replaycheck gate incomplete::%s\n", ghData(r.verdict()))
-	}
-	b.WriteString(r.verdict() + "\n")
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// ghData escapes a workflow command's message.
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// ghProperty escapes a workflow command's property value.
-func ghProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

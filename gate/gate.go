@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -19,18 +20,26 @@ const (
 	Regression  = "regression"
 	Improvement = "improvement"
 	Changed     = "changed"
+	// Added is a cell of a target or an alias the head table adds, judged
+	// on its own: one that fails, is unverified or errors is a
+	// [Regression] instead.
+	Added = "added"
 )
 
-// A Change is one cell whose outcome differs between base and head.
+// A Change is one cell whose outcome differs between base and head, or a
+// cell of a target or alias that only the head has.
 type Change struct {
 	Kind       string
 	Target     string
 	Scenario   string
 	Base, Head report.Cell
+	// New is set for a cell of a target or an alias the head adds: it has
+	// no base cell.
+	New bool
 	// Field says what the head table changed for the target's route, e.g.
 	// "carriers +reasoning_content (row strict)".
 	Field string
-	// Line is the line of the target in the head matrix.yaml.
+	// Line is the line of the target (or alias) in the head matrix.yaml.
 	Line int
 	// Why names the failure a regression is, in words: the provider
 	// refused, the cassette has no answer, or the provider read reasoning
@@ -50,20 +59,119 @@ const (
 	// from scratch: the seed's failure, where reasoning was discarded and
 	// the model guessed again.
 	WhyDropped = "the provider read reasoning the route no longer sends"
+	// WhyNewFails: a cell the head adds fails.
+	WhyNewFails = "a cell the head table adds fails: the provider refuses what the route sends, or an invariant broke"
+	// WhyNewUnverified: a cell the head adds has no recorded answer.
+	WhyNewUnverified = "a cell the head table adds has no recorded answer to what the route sends: record its cassettes"
+	// WhyNewError: a cell the head adds could not be judged.
+	WhyNewError = "a cell the head table adds could not be judged: its detail names the bad input"
 )
 
 // A Result is the outcome of a gate run.
 type Result struct {
 	// BasePath and HeadPath name the two tables (a file, or ref:path).
 	BasePath, HeadPath string
-	Base, Head         *report.Matrix
-	Changes            []Change
+	// CassetteDir is the cassette directory judged by.
+	CassetteDir string
+	Base, Head  *report.Matrix
+	Changes     []Change
+	// Removed names the targets and aliases the base table has and the head
+	// does not: their cells are no longer judged.
+	Removed []string
+	// Uncovered are the head table's coverage findings: match entries no
+	// target or alias reaches and nothing declares unreachable. Each fails
+	// the gate. The caller fills them (see mutate.Cover).
+	Uncovered []Finding
+	// Unchecked are the routes whose decision the head table changes
+	// although no target or alias takes them, so no recorded cell judges
+	// the change. They are named, and do not fail the gate. The caller
+	// fills them.
+	Unchecked []RouteChange
+	// Edits are the line ranges of the head table that differ from the
+	// base table, for annotations where a pull request's diff shows them.
+	Edits []Edit
 }
 
-// NotJudged counts the cells of either run that could not be judged
-// (status error): a gate with any is incomplete.
-func (r *Result) NotJudged() int {
-	return r.Base.Counts()[report.StatusError] + r.Head.Counts()[report.StatusError]
+// A Finding is a problem of the head table at a line that no cell shows.
+type Finding struct {
+	Line    int
+	Message string
+}
+
+// A RouteChange is one way the head table decides differently for routes
+// no target or alias takes: the decision change, and the routes it
+// applies to.
+type RouteChange struct {
+	// Change is the api mode and the decision change: "chat: carriers
+	// reasoning_content -> reasoning_content,reasoning_details".
+	Change string
+	// Routes name the routes, the first at each host first: "chat
+	// (custom, https://unlisted.example.com, unlisted-model)".
+	Routes []string
+	// Hosts counts the hosts of the routes.
+	Hosts int
+}
+
+// UncheckedRoutes counts the routes of r.Unchecked.
+func (r *Result) UncheckedRoutes() int {
+	n := 0
+	for _, u := range r.Unchecked {
+		n += len(u.Routes)
+	}
+	return n
+}
+
+// A NotJudged cell is one the gate could not judge: a cell of either run
+// that errs (its input could not be read), or a head cell that is
+// unverified although the table did not change it (its cassette is
+// missing or holds no answer to what the route sends).
+type NotJudged struct {
+	// Side is "base" or "head".
+	Side string
+	Cell report.Cell
+}
+
+// NotJudged lists the cells the gate could not judge, head first. A gate
+// with any error cell is incomplete; one with an unverified cell judged
+// less than it was asked to.
+func (r *Result) NotJudged() []NotJudged {
+	listed := map[string]bool{}
+	for _, c := range r.Changes {
+		listed[c.Target+"/"+c.Scenario] = true
+	}
+	var out []NotJudged
+	for _, c := range r.Head.Cells {
+		if c.Status == report.StatusError || (c.Status == report.StatusUnverified && !listed[c.Target+"/"+c.Scenario]) {
+			out = append(out, NotJudged{Side: "head", Cell: r.located(c)})
+		}
+	}
+	for _, c := range r.Base.Cells {
+		if c.Status == report.StatusError {
+			out = append(out, NotJudged{Side: "base", Cell: r.located(c)})
+		}
+	}
+	return out
+}
+
+// located returns c with its cassette named under the directory judged by
+// (a cell names it under cassettes/, as the reports do).
+func (r *Result) located(c report.Cell) report.Cell {
+	if c.Cassette != "" && r.CassetteDir != "" {
+		c.Cassette = filepath.Join(r.CassetteDir, strings.TrimPrefix(c.Cassette, "cassettes/"))
+	}
+	return c
+}
+
+// Errors counts the cells of either run that could not be judged (status
+// error): a gate with any is incomplete.
+func (r *Result) Errors() int {
+	n := 0
+	for _, c := range r.NotJudged() {
+		if c.Cell.Status == report.StatusError {
+			n++
+		}
+	}
+	return n
 }
 
 // Regressions returns the changes that fail the gate.
@@ -77,12 +185,27 @@ func (r *Result) Regressions() []Change {
 	return out
 }
 
+// Passed reports whether the gate passes: no regression, no coverage
+// finding, and every cell judged.
+func (r *Result) Passed() bool {
+	return len(r.Regressions()) == 0 && len(r.Uncovered) == 0 && len(r.NotJudged()) == 0
+}
+
 // Evaluate runs the base and head tables over the head's targets against
-// the cassettes in dir and compares the cells.
+// the cassettes in dir and compares the cells. The cells of a target or an
+// alias only the head has are judged on their own. It refuses a cassette
+// directory that is missing, or that holds no cassette for some target
+// the head judges: that gate would judge nothing.
 func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]*providers.Profile, dir string) (*Result, error) {
-	var ids []string
+	if err := CheckCassettes(head, profiles, dir); err != nil {
+		return nil, err
+	}
+	var ids, shared []string
 	for _, t := range head.Targets {
 		ids = append(ids, t.ID)
+		if _, ok := base.Target(t.ID); ok {
+			shared = append(shared, t.ID)
+		}
 	}
 	// The gate judges by recorded answers only (strict replay): a variant no
 	// cassette holds is an unverified cell, never judged by the simulator.
@@ -99,45 +222,106 @@ func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]
 	baseFile.Table = base.Table
 	baseFile.KnownFailures = base.KnownFailures
 	baseRun := &scenario.Runner{Matrix: &baseFile, Profiles: profiles, CassetteDir: dir, StrictReplay: true, Cassettes: cassettes}
-	b, err := baseRun.RunMatrix(ctx, ids, nil, nil)
-	if err != nil {
-		return nil, err
+	b := &report.Matrix{Implementation: h.Implementation, Scenarios: h.Scenarios}
+	if len(shared) > 0 {
+		if b, err = baseRun.RunMatrix(ctx, shared, nil, nil); err != nil {
+			return nil, err
+		}
 	}
-	res := &Result{BasePath: base.Path, HeadPath: head.Path, Base: b, Head: h}
+	res := &Result{BasePath: base.Path, HeadPath: head.Path, CassetteDir: dir, Base: b, Head: h, Removed: removed(base, head)}
 	for _, hc := range h.Cells {
-		bc, _ := b.Cell(hc.Target, hc.Scenario)
+		t, _ := head.Target(hc.Target)
+		bc, ok := b.Cell(hc.Target, hc.Scenario)
+		if !ok {
+			res.added(hc, "new target", t.Line)
+			continue
+		}
 		if bc.Status == hc.Status {
 			continue
 		}
-		t, _ := head.Target(hc.Target)
 		k, why := classify(bc.Status, hc.Status)
 		res.Changes = append(res.Changes, Change{
 			Kind: k, Why: why, Target: hc.Target, Scenario: hc.Scenario,
 			Base: bc, Head: hc, Field: routeChange(&base.Table, &head.Table, t.Route), Line: t.Line,
 		})
 	}
-	res.aliases(ctx, baseRun, headRun, &base.Table, &head.Table)
+	res.aliases(ctx, base, baseRun, headRun, &base.Table, &head.Table)
 	return res, nil
+}
+
+// added records a cell of a target or alias only the head has: n/a cells
+// are left out, and one that fails, is unverified or errors regresses.
+func (r *Result) added(hc report.Cell, field string, line int) {
+	c := Change{Kind: Added, New: true, Target: hc.Target, Scenario: hc.Scenario, Head: hc, Field: field, Line: line}
+	switch hc.Status {
+	case report.StatusNA:
+		return
+	case report.StatusFail:
+		c.Kind, c.Why = Regression, WhyNewFails
+	case report.StatusUnverified:
+		c.Kind, c.Why = Regression, WhyNewUnverified
+	case report.StatusError:
+		c.Kind, c.Why = Regression, WhyNewError
+	}
+	r.Changes = append(r.Changes, c)
+}
+
+// removed names the targets and aliases of base that head no longer has.
+// An alias is the same when its target id and its route are.
+func removed(base, head *matrix.File) []string {
+	var out []string
+	for _, bt := range base.Targets {
+		ht, ok := head.Target(bt.ID)
+		if !ok {
+			out = append(out, "target "+bt.ID)
+			continue
+		}
+		for _, a := range bt.Aliases {
+			if aliasIndex(ht, a.Route) < 0 {
+				out = append(out, fmt.Sprintf("alias (%s, %s, %s) of %s", a.Route.Provider, a.Route.BaseURL, a.Route.Model, bt.ID))
+			}
+		}
+	}
+	return out
+}
+
+// aliasIndex returns the index of t's alias taking route r, or -1.
+func aliasIndex(t matrix.Target, r engine.Route) int {
+	for i, a := range t.Aliases {
+		if a.Route == r {
+			return i
+		}
+	}
+	return -1
 }
 
 // aliases compares the cells of every alias of the head's targets: each
 // alias is judged against its target's cassettes with the route decision
 // each table makes for the alias, so an edit that changes what users who
-// reach an endpoint another way get is seen too.
-func (r *Result) aliases(ctx context.Context, baseRun, headRun *scenario.Runner, base, head *engine.Table) {
+// reach an endpoint another way get is seen too. An alias the base's
+// target does not have is judged on its own, as an added cell.
+func (r *Result) aliases(ctx context.Context, baseMatrix *matrix.File, baseRun, headRun *scenario.Runner, base, head *engine.Table) {
 	for _, t := range headRun.Matrix.Targets {
+		bt, known := baseMatrix.Target(t.ID)
 		for i, a := range t.Aliases {
+			route := fmt.Sprintf("alias (%s, %s, %s) of %s", a.Route.Provider, a.Route.BaseURL, a.Route.Model, t.ID)
+			isNew := !known || aliasIndex(bt, a.Route) < 0
 			for _, sc := range scenario.All() {
-				bc, hc := baseRun.AliasCell(ctx, t, i, sc), headRun.AliasCell(ctx, t, i, sc)
-				r.Base.Cells = append(r.Base.Cells, bc)
+				hc := headRun.AliasCell(ctx, t, i, sc)
 				r.Head.Cells = append(r.Head.Cells, hc)
+				if isNew {
+					r.added(hc, "new "+route, a.Line)
+					continue
+				}
+				bc := baseRun.AliasCell(ctx, t, i, sc)
+				r.Base.Cells = append(r.Base.Cells, bc)
 				if bc.Status == hc.Status {
 					continue
 				}
 				k, why := classify(bc.Status, hc.Status)
 				r.Changes = append(r.Changes, Change{
 					Kind: k, Why: why, Target: hc.Target, Scenario: sc.Name, Base: bc, Head: hc, Line: a.Line,
-					Field: fmt.Sprintf("alias (%s, %s, %s) of %s: %s", a.Route.Provider, a.Route.BaseURL, a.Route.Model, t.ID, routeChange(base, head, a.Route)),
+					Field: route + ": " + routeChange(base, head, a.Route),
 				})
 			}
 		}

@@ -144,7 +144,7 @@ func parse(name string, b []byte) (*File, error) {
 			// only comments) as end of input.
 			return nil, fmt.Errorf("%s: empty document", name)
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, yamltext.Position(err, b))
 	}
 	if len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%s: empty document", name)

@@ -3,24 +3,36 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/replaycheck/replaycheck/gate"
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/mutate"
 )
 
 func runGate(ctx context.Context, std *streams, args []string) error {
-	f := newFlags("gate", "gate [--base FILE|GIT-REF] [--head FILE] [--format text|markdown|json|github] [--summary FILE]",
+	f := newFlags("gate", "gate [--base FILE|GIT-REF] [--head FILE] [--cassettes DIR] [--format text|markdown|json|github] [--summary FILE]",
 		"Evaluate a base and a head route table against the same committed cassettes and print\n"+
 			"the cells that changed. Exit 1 on any regression: a cell that passed and now fails or\n"+
 			"is unverified, named with its target, scenario, the route change and the provider's\n"+
-			"recorded error. Improvements are listed, not failed. Exit 3 when a cell could not be\n"+
-			"judged (an unreadable cassette). --base is a file, or a git ref whose matrix.yaml is\n"+
-			"read with git show (default HEAD); --head defaults to --matrix. --format github prints\n"+
-			"workflow commands: an ::error annotation on the head table's line of each regressed\n"+
-			"target. --summary appends the Markdown form to a file ($GITHUB_STEP_SUMMARY in CI).")
+			"recorded error; a cell of a target or alias the head adds that fails or is unverified;\n"+
+			"or a match entry of the head table that no target or alias reaches (lint's coverage\n"+
+			"check). Improvements and added cells are listed, not failed; so are the routes whose\n"+
+			"decision changes with no target or alias to judge them, and the targets removed.\n"+
+			"Exit 3 when the cassette directory is missing, holds no cassette for a target the head\n"+
+			"judges, or a cell could not be judged (an unreadable cassette: each is named with its\n"+
+			"file and position); exit 4 when a cell the edit did not change is unverified.\n"+
+			"--base is a file, or a git ref whose copy of the head table is read with git show\n"+
+			"(default HEAD); --head defaults to --matrix. --format github prints workflow commands:\n"+
+			"an annotation on each edited line of the head table, an ::error on the line of each\n"+
+			"regressed target or alias and of each entry nothing reaches, and on a head table that\n"+
+			"does not load. --summary appends the Markdown form to a file ($GITHUB_STEP_SUMMARY).")
 	base := f.String("base", "HEAD", "the base table: a `FILE` or a git ref")
 	head := f.String("head", "", "the head table `FILE` (default: --matrix)")
 	format := f.String("format", "text", "print the result as `FORMAT`: "+strings.Join(gate.Formats, ", "))
@@ -42,20 +54,11 @@ func runGate(ctx context.Context, std *streams, args []string) error {
 	if headPath == "" {
 		headPath = f.matrix
 	}
-	headFile, err := matrix.Load(headPath)
+	res, err := evaluateGate(ctx, *base, headPath, *cassettes, *profilesDir)
 	if err != nil {
-		return err
-	}
-	baseFile, err := loadBase(ctx, *base, headPath)
-	if err != nil {
-		return err
-	}
-	profiles, err := loadProfiles(*profilesDir)
-	if err != nil {
-		return err
-	}
-	res, err := gate.Evaluate(ctx, baseFile, headFile, profiles, *cassettes)
-	if err != nil {
+		if *format == "github" {
+			annotateError(std.out, err)
+		}
 		return err
 	}
 	if err := write(std.out, res); err != nil {
@@ -66,41 +69,137 @@ func runGate(ctx context.Context, std *streams, args []string) error {
 			return err
 		}
 	}
-	if n := res.NotJudged(); n > 0 {
-		return incomplete(n, cellsNotJudged[0], cellsNotJudged[1])
-	}
-	if n := len(res.Regressions()); n > 0 {
-		return &failuresError{n: n, what: "cells regressed"}
+	switch {
+	case res.Errors() > 0:
+		return incomplete(res.Errors(), cellsNotJudged[0], cellsNotJudged[1])
+	case len(res.Regressions())+len(res.Uncovered) > 0:
+		n := len(res.Regressions()) + len(res.Uncovered)
+		what := "regressions and table entries nothing reaches"
+		switch {
+		case len(res.Uncovered) == 0 && n == 1:
+			what = "cell regressed"
+		case len(res.Uncovered) == 0:
+			what = "cells regressed"
+		case len(res.Regressions()) == 0 && n == 1:
+			what = "table entry no target or alias reaches"
+		case len(res.Regressions()) == 0:
+			what = "table entries no target or alias reaches"
+		}
+		return &failuresError{n: n, what: what}
+	case len(res.NotJudged()) > 0:
+		return &notJudgedError{msg: fmt.Sprintf("%d cell(s) not judged (unverified): the cassettes hold no answer to what the routes send", len(res.NotJudged()))}
 	}
 	return nil
 }
 
-// loadBase reads the base table from a file, or from git when base is not
-// a file.
-func loadBase(ctx context.Context, base, headPath string) (*matrix.File, error) {
-	if _, err := os.Stat(base); err == nil {
-		return matrix.Load(base)
+// evaluateGate loads both tables and the profiles, judges the head against
+// the base, and adds what no cell shows: the head's coverage findings, the
+// routes whose decision changes with no cell to judge them, and the edited
+// lines.
+func evaluateGate(ctx context.Context, base, headPath, cassettes, profilesDir string) (*gate.Result, error) {
+	headSrc, err := os.ReadFile(headPath)
+	if err != nil {
+		return nil, fmt.Errorf("matrix: %w%s", err, matrixHint(headPath))
 	}
-	out, err := exec.CommandContext(ctx, "git", "show", base+":"+strings.TrimPrefix(headPath, "./")).Output()
+	headFile, err := matrix.Parse(headPath, headSrc)
+	if err != nil {
+		return nil, err
+	}
+	baseFile, baseSrc, err := loadBase(ctx, base, headPath)
+	if err != nil {
+		return nil, err
+	}
+	profiles, err := loadProfiles(profilesDir)
+	if err != nil {
+		return nil, err
+	}
+	res, err := gate.Evaluate(ctx, baseFile, headFile, profiles, cassettes)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range mutate.Cover(headFile) {
+		switch {
+		case len(e.By) == 0 && e.Declared == nil:
+			res.Uncovered = append(res.Uncovered, gate.Finding{Line: e.Entry.Line,
+				Message: e.Entry.String() + ": no target or alias reaches this entry: add an alias (or a target) that does, or declare it under unreachable: with a reason"})
+		case len(e.By) > 0 && e.Declared != nil:
+			res.Uncovered = append(res.Uncovered, gate.Finding{Line: e.Declared.Line,
+				Message: e.Entry.String() + " is declared unreachable, but " + strings.Join(e.By, ", ") + " reaches it: remove the declaration"})
+		}
+	}
+	res.Unchecked = mutate.Unchecked(baseFile, headFile, profiles)
+	res.Edits = gate.LineEdits(baseSrc, headSrc)
+	return res, nil
+}
+
+// matrixHint says what a route table is when none is where it is looked
+// for.
+func matrixHint(path string) string {
+	if _, err := os.Stat(path); err == nil {
+		return ""
+	}
+	return " (the route table with its targets; run from the directory that holds it, or pass --matrix or --head)"
+}
+
+// loadBase reads the base table from a file, or from git when base is not
+// a file: the head table's path at that ref, resolved from the working
+// directory as the head file is, and returns it with its source.
+func loadBase(ctx context.Context, base, headPath string) (*matrix.File, []byte, error) {
+	if _, err := os.Stat(base); err == nil {
+		b, err := os.ReadFile(base)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--base: %w", err)
+		}
+		f, err := matrix.Parse(base, b)
+		return f, b, err
+	}
+	// "REF:./path" is resolved from the working directory, as the head
+	// table is; "REF:path" would be resolved from the repository's root.
+	rel := filepath.ToSlash(headPath)
+	if !filepath.IsAbs(headPath) && !strings.HasPrefix(rel, "./") && !strings.HasPrefix(rel, "../") {
+		rel = "./" + rel
+	}
+	out, err := exec.CommandContext(ctx, "git", "show", base+":"+rel).Output()
 	if err != nil {
 		msg := err.Error()
 		if ee, ok := err.(*exec.ExitError); ok {
 			msg = strings.TrimSpace(string(ee.Stderr))
 		}
-		return nil, fmt.Errorf("gate: --base %q is neither a file nor a git ref with %s: %s", base, headPath, msg)
+		return nil, nil, fmt.Errorf("--base %q is neither a file nor a git ref with %s: %s", base, headPath, msg)
 	}
-	return matrix.Parse(base+":"+headPath, out)
+	f, err := matrix.Parse(base+":"+headPath, out)
+	return f, out, err
 }
 
 // appendSummary appends the Markdown form of res to path, creating it.
 func appendSummary(path string, res *gate.Result) error {
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
-		return fmt.Errorf("gate: --summary: %w", err)
+		return fmt.Errorf("--summary: %w", err)
 	}
 	if err := gate.WriteMarkdown(f, res); err != nil {
 		f.Close()
-		return fmt.Errorf("gate: --summary %s: %w", path, err)
+		return fmt.Errorf("--summary %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// errorPosition finds the file and line an error names: "file:12: …" as
+// matrix errors start, or "file: yaml: line 12: …" as YAML syntax errors.
+var errorPosition = regexp.MustCompile(`^([^\s:]+):(?:(\d+):| yaml: line (\d+):)`)
+
+// annotateError prints err as a GitHub ::error workflow command, on the
+// file and line it names when it names one, so a head table that does not
+// load is shown on its line in the pull request.
+func annotateError(w io.Writer, err error) {
+	msg := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(err.Error())
+	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+	if m := errorPosition.FindStringSubmatch(err.Error()); m != nil {
+		line := m[2] + m[3]
+		if n, _ := strconv.Atoi(line); n > 0 {
+			fmt.Fprintf(w, "::error file=%s,line=%d,title=replaycheck gate::%s\n", prop.Replace(m[1]), n, msg)
+			return
+		}
+	}
+	fmt.Fprintf(w, "::error title=replaycheck gate::%s\n", msg)
 }

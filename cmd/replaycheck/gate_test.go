@@ -110,3 +110,71 @@ func countKind(changes []struct{ Kind, Target, Scenario string }, kind string) i
 	}
 	return n
 }
+
+// TestGateOutsideTheCells: what no recorded cell shows is still said. A
+// head table that does not load is annotated on its line; a decision
+// change no target or alias takes is named with its routes; a table entry
+// nothing reaches fails the gate; a missing cassette directory is a
+// harness error, never "no regression".
+func TestGateOutsideTheCells(t *testing.T) {
+	raw, err := os.ReadFile(repoMatrix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(old, new string) string {
+		t.Helper()
+		if !strings.Contains(string(raw), old) {
+			t.Fatalf("no %q in the committed table", old)
+		}
+		path := filepath.Join(t.TempDir(), "matrix.yaml")
+		if err := os.WriteFile(path, []byte(strings.Replace(string(raw), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	gate := func(head string, extra ...string) result {
+		return runMain(t, "", append([]string{"gate", "--base", repoMatrix, "--head", head, "--providers", repoProviders, "--cassettes", repoCassettes}, extra...)...)
+	}
+	line := func(s string) string { return strconv.Itoa(1 + strings.Count(string(raw[:strings.Index(string(raw), s)]), "\n")) }
+
+	t.Run("a head table that does not load is annotated on its line", func(t *testing.T) {
+		head := edit("default_carriers: [reasoning_content]", "default_carriers: [reasoning_contnet]")
+		r := gate(head, "--format", "github")
+		want := "::error file=" + head + ",line=" + line("default_carriers: [reasoning_content]") + ",title=replaycheck gate::"
+		if r.code != exitHarness || !strings.HasPrefix(r.stdout, want) {
+			t.Errorf("exit %d, want 3 and %q:\n%s%s", r.code, want, r.stdout, r.stderr)
+		}
+		head = edit("default_carriers: [reasoning_content]", "default_carriers: [reasoning_content")
+		want = "::error file=" + head + ",line=" + line("default_carriers: [reasoning_content]") + ",title=replaycheck gate::"
+		if r := gate(head, "--format", "github"); r.code != exitHarness || !strings.HasPrefix(r.stdout, want) {
+			t.Errorf("a YAML syntax error: exit %d, want 3 and %q (the line of the unclosed [):\n%s%s", r.code, want, r.stdout, r.stderr)
+		}
+	})
+	t.Run("decision changes no cell judges are named", func(t *testing.T) {
+		r := gate(edit("default_carriers: [reasoning_content]", "default_carriers: [reasoning_content, reasoning_details]"))
+		if r.code != exitOK || !strings.Contains(r.stdout, "UNCHECKED") ||
+			!strings.Contains(r.stdout, "chat: carriers reasoning_content -> reasoning_content,reasoning_details: ") ||
+			!strings.Contains(r.stdout, "gate: no regression, but ") {
+			t.Errorf("exit %d, want 0 naming the routes no cell judges:\n%s%s", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("an entry nothing reaches fails the gate", func(t *testing.T) {
+		head := edit("hosts: [mistral.ai, groq.com,", "hosts: [mistral.ai, groq.com, api.together.xyz,")
+		r := gate(head)
+		if r.code != exitFailures || !strings.Contains(r.stdout, "UNCOVERED   "+head+":"+line("hosts: [mistral.ai, groq.com,")+": carrier_routes[strict].hosts: api.together.xyz: no target or alias reaches this entry") {
+			t.Errorf("exit %d, want 1 naming the entry:\n%s%s", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("no cassettes is a harness error", func(t *testing.T) {
+		r := runMain(t, "", "gate", "--base", repoMatrix, "--head", repoMatrix, "--providers", repoProviders, "--cassettes", "nope")
+		if r.code != exitHarness || !strings.Contains(r.stderr, "replaycheck gate: cassettes nope: no such directory") || strings.Contains(r.stdout, "no regression") {
+			t.Errorf("exit %d, want 3 naming the directory:\n%s%s", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("a base that is no file and no ref names both", func(t *testing.T) {
+		r := gate(repoMatrix, "--base", "no-such-ref")
+		if r.code != exitHarness || !strings.Contains(r.stderr, "replaycheck gate: --base \"no-such-ref\" is neither a file nor a git ref") {
+			t.Errorf("exit %d:\n%s", r.code, r.stderr)
+		}
+	})
+}

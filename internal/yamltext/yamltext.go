@@ -8,6 +8,8 @@ package yamltext
 import (
 	"bytes"
 	"fmt"
+	"regexp"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -59,3 +61,40 @@ func Truncated(b []byte, err error) error {
 	}
 	return err
 }
+
+// parserLine matches the position of a YAML parser error ("yaml: line 23:
+// did not find expected ',' or ']'"). The parser, unlike the scanner,
+// reports the line of the problem counted from 0, so the line it names is
+// the one before the mistake.
+var parserLine = regexp.MustCompile(`yaml: line (\d+): (did not find expected)`)
+
+// Position corrects the line a YAML syntax error of the document src
+// names: the parser's errors count lines from 0, the scanner's from 1. A
+// mistake found at the end of the input is on the last line. Other errors
+// are returned as they are.
+func Position(err error, src []byte) error {
+	if err == nil {
+		return nil
+	}
+	m := parserLine.FindStringSubmatchIndex(err.Error())
+	if m == nil {
+		return err
+	}
+	msg := err.Error()
+	n, _ := strconv.Atoi(msg[m[2]:m[3]])
+	last := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		last++
+	}
+	n = max(1, min(n+1, last))
+	return &positioned{msg: msg[:m[2]] + strconv.Itoa(n) + msg[m[3]:], err: err}
+}
+
+// positioned is an error whose message names the corrected line.
+type positioned struct {
+	msg string
+	err error
+}
+
+func (e *positioned) Error() string { return e.msg }
+func (e *positioned) Unwrap() error { return e.err }

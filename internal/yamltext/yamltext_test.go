@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
 func TestCheck(t *testing.T) {
@@ -65,4 +67,27 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("Check(%q) = %v, but the input is text: %v", b, err, text)
 		}
 	})
+}
+
+// TestPosition: a YAML parser error names the line of the mistake, as a
+// scanner error does.
+func TestPosition(t *testing.T) {
+	tests := []struct {
+		doc  string
+		line string
+	}{
+		{"a: 1\nb: [x\nc: 2\n", "yaml: line 2: did not find expected ',' or ']'"},
+		{"a: 1\n\nb: {x\n", "yaml: line 3: did not find expected ',' or '}'"},
+		{"a: 1\n  b: 2\n", "yaml: line 2: mapping values are not allowed in this context"},
+		{"a: 1\nb: [\n", "yaml: line 2: did not find expected node content"},
+	}
+	for _, tt := range tests {
+		var n yaml.Node
+		if err := Position(yaml.Unmarshal([]byte(tt.doc), &n), []byte(tt.doc)); err == nil || err.Error() != tt.line {
+			t.Errorf("%q: %v, want %s", tt.doc, err, tt.line)
+		}
+	}
+	if Position(nil, nil) != nil {
+		t.Error("no error is no error")
+	}
 }
