@@ -135,7 +135,9 @@ func TestGateOutsideTheCells(t *testing.T) {
 	gate := func(head string, extra ...string) result {
 		return runMain(t, "", append([]string{"gate", "--base", repoMatrix, "--head", head, "--providers", repoProviders, "--cassettes", repoCassettes}, extra...)...)
 	}
-	line := func(s string) string { return strconv.Itoa(1 + strings.Count(string(raw[:strings.Index(string(raw), s)]), "\n")) }
+	line := func(s string) string {
+		return strconv.Itoa(1 + strings.Count(string(raw[:strings.Index(string(raw), s)]), "\n"))
+	}
 
 	t.Run("a head table that does not load is annotated on its line", func(t *testing.T) {
 		head := edit("default_carriers: [reasoning_content]", "default_carriers: [reasoning_contnet]")
