@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/matrix"
@@ -191,62 +193,198 @@ func (r *Result) Passed() bool {
 	return len(r.Regressions()) == 0 && len(r.Uncovered) == 0 && len(r.NotJudged()) == 0
 }
 
-// Evaluate runs the base and head tables over the head's targets against
-// the cassettes in dir and compares the cells. The cells of a target or an
-// alias only the head has are judged on their own. It refuses a cassette
-// directory that is missing, or that holds no cassette for some target
-// the head judges: that gate would judge nothing.
+// Options tune [EvaluateWith].
+type Options struct {
+	// Same reports whether the base and head tables decide the same for a
+	// route, so that its cells replay identically under both (see
+	// mutate.SameDecision): the base's cells of such a route are the head's,
+	// and are not replayed again unless a known-failure declaration of the
+	// cell differs. Nil replays every cell under both tables.
+	Same func(engine.Route) bool
+	// Workers is the number of cells judged at once; 0 is GOMAXPROCS.
+	Workers int
+	// Progress, when set, is called after each head cell, from one
+	// goroutine at a time.
+	Progress func(report.Cell)
+}
+
+// Evaluate is [EvaluateWith] with no options: every cell is replayed under
+// both tables.
 func Evaluate(ctx context.Context, base, head *matrix.File, profiles map[string]*providers.Profile, dir string) (*Result, error) {
+	return EvaluateWith(ctx, base, head, profiles, dir, Options{})
+}
+
+// EvaluateWith runs the base and head tables over the head's targets and
+// their aliases against the cassettes in dir and compares the cells. Each
+// alias is judged against its target's cassettes with the route decision
+// each table makes for the alias, so an edit that changes what users who
+// reach an endpoint another way get is seen too. The cells of a target or
+// an alias only the head has are judged on their own. It refuses a
+// cassette directory that is missing, or that holds no cassette for some
+// target the head judges: that gate would judge nothing.
+func EvaluateWith(ctx context.Context, base, head *matrix.File, profiles map[string]*providers.Profile, dir string, opts Options) (*Result, error) {
 	if err := CheckCassettes(head, profiles, dir); err != nil {
 		return nil, err
-	}
-	var ids, shared []string
-	for _, t := range head.Targets {
-		ids = append(ids, t.ID)
-		if _, ok := base.Target(t.ID); ok {
-			shared = append(shared, t.ID)
-		}
 	}
 	// The gate judges by recorded answers only (strict replay): a variant no
 	// cassette holds is an unverified cell, never judged by the simulator.
 	// Both tables replay the same cassettes: each is parsed once.
 	cassettes := &harness.Cache{}
 	headRun := &scenario.Runner{Matrix: head, Profiles: profiles, CassetteDir: dir, StrictReplay: true, Cassettes: cassettes}
-	h, err := headRun.RunMatrix(ctx, ids, nil, nil)
-	if err != nil {
-		return nil, err
-	}
 	// The base table is judged on the head's targets, with the base's own
 	// known-failure declarations.
 	baseFile := *head
 	baseFile.Table = base.Table
 	baseFile.KnownFailures = base.KnownFailures
 	baseRun := &scenario.Runner{Matrix: &baseFile, Profiles: profiles, CassetteDir: dir, StrictReplay: true, Cassettes: cassettes}
-	b := &report.Matrix{Implementation: h.Implementation, Scenarios: h.Scenarios}
-	if len(shared) > 0 {
-		if b, err = baseRun.RunMatrix(ctx, shared, nil, nil); err != nil {
-			return nil, err
+	jobs := cellJobs(base, head)
+	run(ctx, jobs, opts, func(j *job) {
+		j.head = j.cell(ctx, headRun)
+		switch {
+		case j.isNew:
+		case opts.Same != nil && opts.Same(j.route) && sameDeclaration(base, head, j.t.ID, j.sc.Name):
+			j.base = j.head
+		default:
+			j.base = j.cell(ctx, baseRun)
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	info := headRun.Implementation()
+	h := &report.Matrix{Implementation: &info}
+	b := &report.Matrix{Implementation: &info}
+	for _, sc := range scenario.All() {
+		h.Scenarios = append(h.Scenarios, sc.Name)
+	}
+	b.Scenarios = h.Scenarios
+	for _, t := range head.Targets {
+		h.Targets = append(h.Targets, t.ID)
+		if _, ok := base.Target(t.ID); ok {
+			b.Targets = append(b.Targets, t.ID)
 		}
 	}
 	res := &Result{BasePath: base.Path, HeadPath: head.Path, CassetteDir: dir, Base: b, Head: h, Removed: removed(base, head)}
-	for _, hc := range h.Cells {
-		t, _ := head.Target(hc.Target)
-		bc, ok := b.Cell(hc.Target, hc.Scenario)
-		if !ok {
-			res.added(hc, "new target", t.Line)
+	for _, j := range jobs {
+		h.Cells = append(h.Cells, j.head)
+		if j.isNew {
+			res.added(j.head, j.field, j.line)
 			continue
 		}
-		if bc.Status == hc.Status {
+		b.Cells = append(b.Cells, j.base)
+		if j.base.Status == j.head.Status {
 			continue
 		}
-		k, why := classify(bc.Status, hc.Status)
+		k, why := classify(j.base.Status, j.head.Status)
 		res.Changes = append(res.Changes, Change{
-			Kind: k, Why: why, Target: hc.Target, Scenario: hc.Scenario,
-			Base: bc, Head: hc, Field: routeChange(&base.Table, &head.Table, t.Route), Line: t.Line,
+			Kind: k, Why: why, Target: j.head.Target, Scenario: j.head.Scenario,
+			Base: j.base, Head: j.head, Field: j.field + routeChange(&base.Table, &head.Table, j.route), Line: j.line,
 		})
 	}
-	res.aliases(ctx, base, baseRun, headRun, &base.Table, &head.Table)
 	return res, nil
+}
+
+// A job is one cell the gate judges: a cell of a head target or of one of
+// its aliases, replayed under the head table, and under the base table
+// unless only the head has it.
+type job struct {
+	t  matrix.Target
+	sc scenario.Scenario
+	// alias is the alias's index, or -1 for the target's own cell.
+	alias int
+	route engine.Route
+	// line is the head table's line of the target or alias.
+	line int
+	// isNew marks a cell of a target or alias the base does not have.
+	isNew bool
+	// field prefixes the route change: "" for a target, "alias (…) of ID: "
+	// for an alias; for a new one, the whole route change.
+	field      string
+	head, base report.Cell
+}
+
+// cell replays the job's cell with run.
+func (j *job) cell(ctx context.Context, run *scenario.Runner) report.Cell {
+	if j.alias < 0 {
+		return run.Cell(ctx, j.t, j.sc)
+	}
+	return run.AliasCell(ctx, j.t, j.alias, j.sc)
+}
+
+// cellJobs lists the cells of the head's targets, then of their aliases,
+// in file order. An alias is the base's when the base's target of the same
+// id has an alias taking the same route.
+func cellJobs(base, head *matrix.File) []*job {
+	var jobs []*job
+	for _, t := range head.Targets {
+		_, known := base.Target(t.ID)
+		for _, sc := range scenario.All() {
+			j := &job{t: t, sc: sc, alias: -1, route: t.Route, line: t.Line, isNew: !known}
+			if j.isNew {
+				j.field = "new target"
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	for _, t := range head.Targets {
+		bt, known := base.Target(t.ID)
+		for i, a := range t.Aliases {
+			route := fmt.Sprintf("alias (%s, %s, %s) of %s", a.Route.Provider, a.Route.BaseURL, a.Route.Model, t.ID)
+			isNew := !known || aliasIndex(bt, a.Route) < 0
+			for _, sc := range scenario.All() {
+				j := &job{t: t, sc: sc, alias: i, route: a.Route, line: a.Line, isNew: isNew, field: route + ": "}
+				if isNew {
+					j.field = "new " + route
+				}
+				jobs = append(jobs, j)
+			}
+		}
+	}
+	return jobs
+}
+
+// run does every job on opts.Workers goroutines, reporting each head cell
+// to opts.Progress in the order the jobs finish. It stops handing out jobs
+// when ctx is done.
+func run(ctx context.Context, jobs []*job, opts Options, do func(*job)) {
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan *job)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				do(j)
+				if opts.Progress != nil {
+					mu.Lock()
+					opts.Progress(j.head)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+}
+
+// sameDeclaration reports whether base and head declare the same known
+// failure (or none) for a target's scenario: its cells are then judged
+// alike by both.
+func sameDeclaration(base, head *matrix.File, target, sc string) bool {
+	bk, bok := base.KnownFailure(target, sc)
+	hk, hok := head.KnownFailure(target, sc)
+	return bok == hok && bk.Reason == hk.Reason
 }
 
 // added records a cell of a target or alias only the head has: n/a cells
@@ -293,39 +431,6 @@ func aliasIndex(t matrix.Target, r engine.Route) int {
 		}
 	}
 	return -1
-}
-
-// aliases compares the cells of every alias of the head's targets: each
-// alias is judged against its target's cassettes with the route decision
-// each table makes for the alias, so an edit that changes what users who
-// reach an endpoint another way get is seen too. An alias the base's
-// target does not have is judged on its own, as an added cell.
-func (r *Result) aliases(ctx context.Context, baseMatrix *matrix.File, baseRun, headRun *scenario.Runner, base, head *engine.Table) {
-	for _, t := range headRun.Matrix.Targets {
-		bt, known := baseMatrix.Target(t.ID)
-		for i, a := range t.Aliases {
-			route := fmt.Sprintf("alias (%s, %s, %s) of %s", a.Route.Provider, a.Route.BaseURL, a.Route.Model, t.ID)
-			isNew := !known || aliasIndex(bt, a.Route) < 0
-			for _, sc := range scenario.All() {
-				hc := headRun.AliasCell(ctx, t, i, sc)
-				r.Head.Cells = append(r.Head.Cells, hc)
-				if isNew {
-					r.added(hc, "new "+route, a.Line)
-					continue
-				}
-				bc := baseRun.AliasCell(ctx, t, i, sc)
-				r.Base.Cells = append(r.Base.Cells, bc)
-				if bc.Status == hc.Status {
-					continue
-				}
-				k, why := classify(bc.Status, hc.Status)
-				r.Changes = append(r.Changes, Change{
-					Kind: k, Why: why, Target: hc.Target, Scenario: sc.Name, Base: bc, Head: hc, Line: a.Line,
-					Field: route + ": " + routeChange(base, head, a.Route),
-				})
-			}
-		}
-	}
 }
 
 func good(s report.Status) bool { return s == report.StatusPass || s == report.StatusAdvisory }

@@ -59,3 +59,12 @@ func Unchecked(base, head *matrix.File, profiles map[string]*providers.Profile) 
 	}
 	return out
 }
+
+// SameDecision returns whether base and head decide the same for a route:
+// every part that reaches the wire (see [decision]), so that the route's
+// cells replay identically under both tables. The gate uses it to replay
+// under the base table only the routes the edit changes.
+func SameDecision(base, head *engine.Table, profiles map[string]*providers.Profile) func(engine.Route) bool {
+	s := newServed(profiles)
+	return func(r engine.Route) bool { return decide(base, r, s).key() == decide(head, r, s).key() }
+}

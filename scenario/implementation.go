@@ -161,17 +161,19 @@ func (Reference) Branch(_ context.Context, s *engine.Session, id string) (*engin
 // Reload stores a copy of s in a SQLite file (package engine/store),
 // closes it, opens it again and loads the session.
 func (r Reference) Reload(ctx context.Context, s *engine.Session) (*engine.Session, error) {
-	dir := r.Dir
+	dir, open := r.Dir, store.Open
 	if dir == "" {
+		// A store only this call uses and then removes needs no
+		// durability: it is never synced to disk.
 		tmp, err := os.MkdirTemp("", "replaycheck-store-*")
 		if err != nil {
 			return nil, err
 		}
 		defer os.RemoveAll(tmp)
-		dir = tmp
+		dir, open = tmp, store.OpenScratch
 	}
 	path := filepath.Join(dir, "sessions.db")
-	st, err := store.Open(path)
+	st, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +188,7 @@ func (r Reference) Reload(ctx context.Context, s *engine.Session) (*engine.Sessi
 	if err := st.Close(); err != nil {
 		return nil, err
 	}
-	if st, err = store.Open(path); err != nil {
+	if st, err = open(path); err != nil {
 		return nil, err
 	}
 	defer st.Close()

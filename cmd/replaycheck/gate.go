@@ -14,6 +14,7 @@ import (
 	"github.com/replaycheck/replaycheck/gate"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/mutate"
+	"github.com/replaycheck/replaycheck/scenario"
 )
 
 func runGate(ctx context.Context, std *streams, args []string) error {
@@ -54,7 +55,7 @@ func runGate(ctx context.Context, std *streams, args []string) error {
 	if headPath == "" {
 		headPath = f.matrix
 	}
-	res, err := evaluateGate(ctx, *base, headPath, *cassettes, *profilesDir)
+	res, err := evaluateGate(ctx, std.err, *base, headPath, *cassettes, *profilesDir)
 	if err != nil {
 		if *format == "github" {
 			annotateError(std.out, err)
@@ -96,7 +97,7 @@ func runGate(ctx context.Context, std *streams, args []string) error {
 // the base, and adds what no cell shows: the head's coverage findings, the
 // routes whose decision changes with no cell to judge them, and the edited
 // lines.
-func evaluateGate(ctx context.Context, base, headPath, cassettes, profilesDir string) (*gate.Result, error) {
+func evaluateGate(ctx context.Context, progressOut io.Writer, base, headPath, cassettes, profilesDir string) (*gate.Result, error) {
 	headSrc, err := os.ReadFile(headPath)
 	if err != nil {
 		return nil, fmt.Errorf("matrix: %w%s", err, matrixHint(headPath))
@@ -113,23 +114,51 @@ func evaluateGate(ctx context.Context, base, headPath, cassettes, profilesDir st
 	if err != nil {
 		return nil, err
 	}
-	res, err := gate.Evaluate(ctx, baseFile, headFile, profiles, cassettes)
+	cells := 0
+	for _, t := range headFile.Targets {
+		cells += (1 + len(t.Aliases)) * len(scenario.All())
+	}
+	prog := newProgress(progressOut, cells)
+	prog.coarse, prog.verb = true, "gate"
+	// What no cell shows is found while the cells replay.
+	var uncovered []gate.Finding
+	var unchecked []gate.RouteChange
+	found := make(chan struct{})
+	go func() {
+		defer close(found)
+		uncovered = coverage(headFile)
+		unchecked = mutate.Unchecked(baseFile, headFile, profiles)
+	}()
+	res, err := gate.EvaluateWith(ctx, baseFile, headFile, profiles, cassettes, gate.Options{
+		Same:     mutate.SameDecision(&baseFile.Table, &headFile.Table, profiles),
+		Progress: prog.cell,
+	})
+	prog.done()
+	<-found
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range mutate.Cover(headFile) {
+	res.Uncovered, res.Unchecked = uncovered, unchecked
+	res.Edits = gate.LineEdits(baseSrc, headSrc)
+	return res, nil
+}
+
+// coverage returns lint's coverage findings of a table: each match entry
+// no target or alias reaches and nothing declares unreachable, and each
+// declaration of an entry that is reached after all.
+func coverage(f *matrix.File) []gate.Finding {
+	var out []gate.Finding
+	for _, e := range mutate.Cover(f) {
 		switch {
 		case len(e.By) == 0 && e.Declared == nil:
-			res.Uncovered = append(res.Uncovered, gate.Finding{Line: e.Entry.Line,
+			out = append(out, gate.Finding{Line: e.Entry.Line,
 				Message: e.Entry.String() + ": no target or alias reaches this entry: add an alias (or a target) that does, or declare it under unreachable: with a reason"})
 		case len(e.By) > 0 && e.Declared != nil:
-			res.Uncovered = append(res.Uncovered, gate.Finding{Line: e.Declared.Line,
+			out = append(out, gate.Finding{Line: e.Declared.Line,
 				Message: e.Entry.String() + " is declared unreachable, but " + strings.Join(e.By, ", ") + " reaches it: remove the declaration"})
 		}
 	}
-	res.Unchecked = mutate.Unchecked(baseFile, headFile, profiles)
-	res.Edits = gate.LineEdits(baseSrc, headSrc)
-	return res, nil
+	return out
 }
 
 // matrixHint says what a route table is when none is where it is looked

@@ -269,16 +269,11 @@ func dirExists(path string) bool {
 
 // coverageFindings names every match entry of the table that no target or
 // alias reaches and nothing declares unreachable, and every declaration
-// of an entry that is reached after all.
+// of an entry that is reached after all (see [coverage]).
 func coverageFindings(mf *matrix.File) []string {
 	var out []string
-	for _, e := range mutate.Cover(mf) {
-		switch {
-		case len(e.By) == 0 && e.Declared == nil:
-			out = append(out, fmt.Sprintf("%s:%d: %s: no target or alias reaches this entry: add an alias (or a target) that does, or declare it under unreachable: with a reason", mf.Path, e.Entry.Line, e.Entry))
-		case len(e.By) > 0 && e.Declared != nil:
-			out = append(out, fmt.Sprintf("%s:%d: %s is declared unreachable, but %s reaches it: remove the declaration", mf.Path, e.Declared.Line, e.Entry, strings.Join(e.By, ", ")))
-		}
+	for _, f := range coverage(mf) {
+		out = append(out, fmt.Sprintf("%s:%d: %s", mf.Path, f.Line, f.Message))
 	}
 	return out
 }

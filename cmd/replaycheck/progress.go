@@ -8,28 +8,38 @@ import (
 	"github.com/replaycheck/replaycheck/report"
 )
 
-// A progress reports run's cells on stderr as they finish: on a terminal
-// one counter line rewritten in place, elsewhere (a CI log, a pipe) one
-// short line per cell.
+// A progress reports cells on stderr as they finish: on a terminal one
+// counter line rewritten in place, elsewhere (a CI log, a pipe) one short
+// line per cell, or with coarse set one line per tenth of the cells.
 type progress struct {
 	w        io.Writer
 	total, n int
 	terminal bool
+	// coarse reports every tenth of the cells off a terminal, for commands
+	// that judge many cells (the gate).
+	coarse bool
+	// verb names the work on the counter line ("running").
+	verb string
 }
 
 func newProgress(w io.Writer, total int) *progress {
-	return &progress{w: w, total: total, terminal: isTerminal(w)}
+	return &progress{w: w, total: total, terminal: isTerminal(w), verb: "running"}
 }
 
 // cell reports one finished cell.
 func (p *progress) cell(c report.Cell) {
 	p.n++
 	width := len(fmt.Sprint(p.total))
-	if p.terminal {
-		fmt.Fprintf(p.w, "\r\x1b[Krunning %*d/%d  %s", width, p.n, p.total, c.ID())
-		return
+	switch {
+	case p.terminal:
+		fmt.Fprintf(p.w, "\r\x1b[K%s %*d/%d  %s", p.verb, width, p.n, p.total, c.ID())
+	case p.coarse:
+		if tenth := 10 * p.n / max(p.total, 1); tenth > 10*(p.n-1)/max(p.total, 1) {
+			fmt.Fprintf(p.w, "%s: %3d%% (%*d/%d cells)\n", p.verb, 10*tenth, width, p.n, p.total)
+		}
+	default:
+		fmt.Fprintf(p.w, "[%*d/%d] %s %s\n", width, p.n, p.total, c.ID(), c.Text())
 	}
-	fmt.Fprintf(p.w, "[%*d/%d] %s %s\n", width, p.n, p.total, c.ID(), c.Text())
 }
 
 // done clears the counter line on a terminal.

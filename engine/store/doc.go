@@ -18,7 +18,10 @@
 // Durability is SQLite's default and is not traded for speed: a rollback
 // journal (no WAL, so a store is a single file) with synchronous=FULL, so
 // a committed save survives a crash and an interrupted one leaves the
-// previous state. Speed comes from doing less, not from syncing less:
+// previous state. The one exception is [OpenScratch], for a store its
+// maker throws away (the harness's own resume checks): never synced, its
+// journal in memory. Otherwise speed comes from doing less, not from
+// syncing less:
 // messages are encoded and decoded on all processors, each once; a session
 // loads in one query; and a Store remembers a fingerprint of each message
 // it saved or loaded, so that saving it again unchanged does no work and

@@ -25,18 +25,28 @@ type Store struct {
 // when they do not exist, and moving a schema 1 file to schema 2. The file
 // uses SQLite's default rollback journal (no WAL), so a store is a single
 // file.
-func Open(path string) (*Store, error) { return open(path, false) }
+func Open(path string) (*Store, error) { return open(path, dsn(path), false) }
+
+// OpenScratch opens a store as [Open] does, for a store its maker throws
+// away once done (the harness's own, in a temporary directory): SQLite
+// never syncs it to disk (synchronous=OFF) and keeps its rollback journal
+// in memory. A crash may leave it corrupt, which does not matter for a file
+// nobody keeps; closing it and opening it again still reads the file, so a
+// resume through it is as real as through [Open]. Never use it for a store
+// a user keeps.
+func OpenScratch(path string) (*Store, error) {
+	return open(path, dsn(path)+"&_pragma=synchronous(OFF)&_pragma=journal_mode(MEMORY)", false)
+}
 
 // OpenReadOnly opens an existing session store for reading: it never
 // creates the file or its schema, nor migrates it, and any write through
 // it fails. A file that is not a store of schema 1 or 2 is an error.
-func OpenReadOnly(path string) (*Store, error) { return open(path, true) }
+func OpenReadOnly(path string) (*Store, error) { return open(path, dsn(path), true) }
 
-func open(path string, readOnly bool) (*Store, error) {
+func open(path, source string, readOnly bool) (*Store, error) {
 	if strings.TrimSpace(path) == "" {
 		return nil, errors.New("store: open: empty path")
 	}
-	source := dsn(path)
 	if readOnly {
 		source += "&mode=ro"
 	}
