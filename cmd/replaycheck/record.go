@@ -224,7 +224,7 @@ func (r *recorder) target(ctx context.Context, t matrix.Target) error {
 		return fmt.Errorf("target %s: %w", t.ID, err)
 	}
 	for _, sc := range cells {
-		if err := r.cell(ctx, t, p, sc, send, cred); err != nil {
+		if err := r.cell(ctx, t, p, sc, send, sendBase, cred); err != nil {
 			return err
 		}
 	}
@@ -232,8 +232,10 @@ func (r *recorder) target(ctx context.Context, t matrix.Target) error {
 }
 
 // cell records one target × scenario and writes its cassette; on any
-// failure nothing is written and the old cassette stays.
-func (r *recorder) cell(ctx context.Context, t matrix.Target, p *providers.Profile, sc scenario.Scenario, send string, cred credential) error {
+// failure nothing is written and the old cassette stays. send is the
+// --base-url or the simulator (empty: the target's own base URL), sendBase
+// where requests go either way.
+func (r *recorder) cell(ctx context.Context, t matrix.Target, p *providers.Profile, sc scenario.Scenario, send, sendBase string, cred credential) error {
 	capped := r.flags.maxRequests > 0
 	if capped && r.budget <= 0 {
 		return fmt.Errorf("%s/%s: record: %w (--max-requests %d); nothing written for this cell", t.ID, sc.Name, harness.ErrRequestCap, r.flags.maxRequests)
@@ -259,7 +261,7 @@ func (r *recorder) cell(ctx context.Context, t matrix.Target, p *providers.Profi
 	if capped {
 		r.budget -= rec.Sent()
 	}
-	prov, err := r.provenance(t, p, sc, send, rec)
+	prov, err := r.provenance(t, p, sc, sendBase, rec)
 	if err != nil {
 		return err
 	}
@@ -278,20 +280,16 @@ func (r *recorder) cell(ctx context.Context, t matrix.Target, p *providers.Profi
 
 // provenance says where the answers came from: the simulator that
 // identified itself (which must simulate the target's own profile), or the
-// live endpoint at send (the target's base URL when empty).
-func (r *recorder) provenance(t matrix.Target, p *providers.Profile, sc scenario.Scenario, send string, rec *harness.Recording) (harness.Provenance, error) {
+// live endpoint at sendBase, where the requests went.
+func (r *recorder) provenance(t matrix.Target, p *providers.Profile, sc scenario.Scenario, sendBase string, rec *harness.Recording) (harness.Provenance, error) {
 	prov := harness.Provenance{Target: t.ID, Scenario: sc.Name}
 	if name, version, ok := rec.Simulator(); ok {
 		if name != p.Name {
-			return prov, fmt.Errorf("%s/%s: the simulator at %s simulates profile %q, but the target's profile is %q; nothing written", t.ID, sc.Name, send, name, p.Name)
+			return prov, fmt.Errorf("%s/%s: the simulator at %s simulates profile %q, but the target's profile is %q; nothing written", t.ID, sc.Name, sendBase, name, p.Name)
 		}
 		prov.Kind, prov.Profile, prov.ProfileVersion = harness.Simulated, name, version
 		return prov, nil
 	}
-	host := engine.Hostname(t.Route.BaseURL)
-	if send != "" {
-		host = engine.Hostname(send)
-	}
-	prov.Kind, prov.Date, prov.Host = harness.Recorded, r.now().UTC().Format(time.DateOnly), host
+	prov.Kind, prov.Date, prov.Host = harness.Recorded, r.now().UTC().Format(time.DateOnly), engine.Hostname(sendBase)
 	return prov, nil
 }
