@@ -24,7 +24,7 @@ import (
 type recordFlags struct {
 	targets, scenarios listFlag
 	all, simulate      bool
-	force              bool
+	force, noKey       bool
 	baseURL, keyEnv    string
 	seed, out          string
 	maxRequests        int
@@ -32,7 +32,7 @@ type recordFlags struct {
 
 func runRecord(ctx context.Context, std *streams, args []string) error {
 	f := newFlags("record",
-		"record (--target ID | --all) [--scenario S] [--base-url URL] [--key-env VAR]\n"+
+		"record (--target ID | --all) [--scenario S] [--base-url URL] (--key-env VAR | --no-key)\n"+
 			"       [--max-requests N] [--out DIR] [--force] [--simulate [--seed S]] [--providers DIR]",
 		"Record drives each applicable scenario of a target through the full\n"+
 			"battery of wire variants and writes the provider's answers to\n"+
@@ -45,10 +45,12 @@ func runRecord(ctx context.Context, std *streams, args []string) error {
 			"gemini: x-goog-api-key, *.openai.azure.com: api-key; *.amazonaws.com\n"+
 			"hosts are signed with SigV4 from\n"+
 			"AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN) and is\n"+
-			"scrubbed from everything written. A cassette is written to a temporary\n"+
-			"file and renamed, so a failed or interrupted recording leaves the old\n"+
-			"one intact. --simulate records against the target profile's simulator,\n"+
-			"started in-process on loopback. Cassettes answered by a simulator carry\n"+
+			"scrubbed from everything written. A live recording needs --key-env (or\n"+
+			"SigV4 credentials), or --no-key for an endpoint that takes no key.\n"+
+			"A cassette is written to a temporary file and renamed, so a failed or\n"+
+			"interrupted recording leaves the old one intact. --simulate records\n"+
+			"against the target profile's simulator, started in-process on\n"+
+			"loopback, with no key. Cassettes answered by a simulator carry\n"+
 			"simulated provenance (profile and version), others recorded provenance\n"+
 			"(today's UTC date and the base URL host). Refuses to run under CI=true\n"+
 			"unless --force.")
@@ -58,6 +60,7 @@ func runRecord(ctx context.Context, std *streams, args []string) error {
 	f.Var(&rf.scenarios, "scenario", "record only these scenarios (`S`, comma-separated or repeated)")
 	f.StringVar(&rf.baseURL, "base-url", "", "send requests to this base `URL` instead of the target's")
 	f.StringVar(&rf.keyEnv, "key-env", "", "the environment variable `VAR` holding the API key")
+	f.BoolVar(&rf.noKey, "no-key", false, "record live without a key: the endpoint takes none (a local server)")
 	f.IntVar(&rf.maxRequests, "max-requests", 0, "stop after `N` requests in this run (0: no cap)")
 	f.StringVar(&rf.out, "out", "cassettes", "the cassette `DIR`")
 	f.BoolVar(&rf.force, "force", false, "record even under CI=true")
@@ -94,6 +97,9 @@ func runRecord(ctx context.Context, std *streams, args []string) error {
 			return f.usagef("--key-env %s: the variable is unset or empty", rf.keyEnv)
 		}
 	}
+	if err := rf.needKey(f, targets); err != nil {
+		return err
+	}
 	profiles, err := ps.load()
 	if err != nil {
 		return err
@@ -126,6 +132,8 @@ func (rf *recordFlags) check(f *commandFlags) error {
 		return f.usagef("--simulate and --base-url exclude each other: --simulate sends to its own loopback simulator")
 	case rf.seed != "" && !rf.simulate:
 		return f.usagef("--seed is the simulator's signing seed: it needs --simulate")
+	case rf.noKey && rf.keyEnv != "":
+		return f.usagef("--no-key and --key-env exclude each other")
 	case rf.maxRequests < 0:
 		return f.usagef("--max-requests %d: must be 0 (no cap) or more", rf.maxRequests)
 	}
@@ -219,9 +227,11 @@ func (r *recorder) target(ctx context.Context, t matrix.Target) error {
 	if sendBase == "" {
 		sendBase = t.Route.BaseURL
 	}
-	cred, err := credentialFor(t.Route.APIMode, sendBase, r.key, r.getenv, r.now)
-	if err != nil {
-		return fmt.Errorf("target %s: %w", t.ID, err)
+	cred := credential{scheme: "none"}
+	if !r.flags.noKey {
+		if cred, err = credentialFor(t.Route.APIMode, sendBase, r.key, r.getenv, r.now); err != nil {
+			return fmt.Errorf("target %s: %w", t.ID, err)
+		}
 	}
 	for _, sc := range cells {
 		if err := r.cell(ctx, t, p, sc, send, sendBase, cred); err != nil {

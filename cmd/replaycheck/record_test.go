@@ -133,11 +133,11 @@ func TestRecordProvenance(t *testing.T) {
 	}{
 		{"--simulate is simulated", []string{"--simulate"},
 			harness.Provenance{Kind: harness.Simulated, Target: "deepseek", Scenario: "missing-echo", Profile: "deepseek", ProfileVersion: profiles["deepseek"].Version}, ""},
-		{"a simulator behind --base-url is simulated", []string{"--base-url", simulated.URL},
+		{"a simulator behind --base-url is simulated", []string{"--base-url", simulated.URL, "--no-key"},
 			harness.Provenance{Kind: harness.Simulated, Target: "deepseek", Scenario: "missing-echo", Profile: "deepseek", ProfileVersion: profiles["deepseek"].Version}, ""},
-		{"an endpoint without the simulator header is recorded, with the --base-url host", []string{"--base-url", live.URL + "/v1"},
+		{"an endpoint without the simulator header is recorded, with the --base-url host", []string{"--base-url", live.URL + "/v1", "--no-key"},
 			harness.Provenance{Kind: harness.Recorded, Target: "deepseek", Scenario: "missing-echo", Date: today, Host: "127.0.0.1"}, ""},
-		{"a simulator of another profile is refused", []string{"--base-url", wrong.URL},
+		{"a simulator of another profile is refused", []string{"--base-url", wrong.URL, "--no-key"},
 			harness.Provenance{}, `deepseek/missing-echo: the simulator at ` + wrong.URL + ` simulates profile "kimi", but the target's profile is "deepseek"; nothing written`},
 	}
 	for _, tt := range tests {
