@@ -124,6 +124,10 @@ func RecordWith(ctx context.Context, t matrix.Target, table *engine.Table, p *pr
 	}
 	defer os.RemoveAll(tmp)
 	opts.TargetBaseURL = t.Route.BaseURL
+	if len(opts.NotServed) == 0 {
+		// The profile's documented 404s are answers to keep.
+		opts.NotServed = p.NotServedPaths()
+	}
 	rec, err := harness.StartRecording(opts)
 	if err != nil {
 		return nil, nil, err

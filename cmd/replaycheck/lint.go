@@ -25,7 +25,9 @@ func runLint(ctx context.Context, std *streams, args []string) error {
 			"recorded), sits at DIR/<target>/<scenario>.yaml for a target and a\n"+
 			"scenario of the matrix that applies to it, and holds nothing that looks\n"+
 			"like a credential (credential headers, bearer tokens, sk-…, AKIA…,\n"+
-			"AIza…, key= query parameters, long high-entropy header values); and\n"+
+			"AIza…, key= query parameters, long high-entropy header values) nor\n"+
+			"any answer that is not the provider judging the request (401, 403,\n"+
+			"404, 429, 5xx and the like: what record no longer writes); and\n"+
 			"every target × applicable scenario has its cassette; every match entry of\n"+
 			"the route table is reached by a target or an alias, or declared under\n"+
 			"unreachable: with a reason (and no declared entry is reached); and\n"+
@@ -182,6 +184,9 @@ func (l *linter) cassette(path, target, sc string) {
 	if !ok {
 		l.addf("%s: target %s names profile %q, which does not exist", path, t.ID, t.Profile)
 		return
+	}
+	for _, fd := range harness.Unjudged(file, p.NotServedPaths()) {
+		l.addf("%s: %s: %s is not the provider judging the request: re-record the cassette", path, fd.Where, fd.What)
 	}
 	if applies, why := s.Applies(t, p); !applies {
 		l.addf("%s: scenario %s does not apply to target %s (%s): delete the cassette", path, sc, t.ID, why)

@@ -88,6 +88,17 @@ func TestLintFindings(t *testing.T) {
 				f.Interactions[0].Request.URL += "?key=AIzaSyA-0123456789abcdefghijklmnopqrstu"
 			})
 		}, []string{"interaction 0 request url: looks like a credential (Google API key (AIza…))"}},
+		{"an auth failure committed from an older replaycheck", func() string {
+			return edit(t, dir, "deepseek", "resume", func(f *harness.File) {
+				f.Interactions[2].Response.Code, f.Interactions[2].Response.Status = 401, "401 Unauthorized"
+				f.Interactions[2].Response.Body = deepSeekAuthFailure
+			})
+		}, []string{"interaction 2: 401 Unauthorized (the endpoint refused the key) is not the provider judging the request: re-record the cassette"}},
+		{"a server error", func() string {
+			return edit(t, dir, "kimi", "branch", func(f *harness.File) {
+				f.Interactions[0].Response.Code, f.Interactions[0].Response.Status = 503, "503 Service Unavailable"
+			})
+		}, []string{"interaction 0: 503 Service Unavailable (the provider failed) is not the provider judging the request: re-record the cassette"}},
 		{"a missing cassette", func() string {
 			path := harness.Path(dir, "mimo", "carriers")
 			if err := os.Remove(path); err != nil {

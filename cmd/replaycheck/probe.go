@@ -28,7 +28,7 @@ func runProbe(ctx context.Context, std *streams, args []string) error {
 	var rf routeFlags
 	rf.register(f)
 	keyEnv := f.String("key-env", "", "the environment variable `VAR` holding the API key")
-	maxRequests := f.Int("max-requests", 0, "stop after `N` requests to the provider (0: no cap)")
+	maxRequests := f.Int("max-requests", defaultMaxRequests, maxRequestsUsage)
 	out := f.String("out", "probe", "the `DIR` to write cassettes and the draft profile into")
 	force := f.Bool("force", false, "record even under CI=true")
 	pos, err := f.parse(args)

@@ -24,7 +24,7 @@ import (
 type recordFlags struct {
 	targets, scenarios listFlag
 	all, simulate      bool
-	force              bool
+	force, noKey       bool
 	baseURL, keyEnv    string
 	seed, out          string
 	maxRequests        int
@@ -32,7 +32,7 @@ type recordFlags struct {
 
 func runRecord(ctx context.Context, std *streams, args []string) error {
 	f := newFlags("record",
-		"record (--target ID | --all) [--scenario S] [--base-url URL] [--key-env VAR]\n"+
+		"record (--target ID | --all) [--scenario S] [--base-url URL] (--key-env VAR | --no-key)\n"+
 			"       [--max-requests N] [--out DIR] [--force] [--simulate [--seed S]] [--providers DIR]",
 		"Record drives each applicable scenario of a target through the full\n"+
 			"battery of wire variants and writes the provider's answers to\n"+
@@ -45,20 +45,31 @@ func runRecord(ctx context.Context, std *streams, args []string) error {
 			"gemini: x-goog-api-key, *.openai.azure.com: api-key; *.amazonaws.com\n"+
 			"hosts are signed with SigV4 from\n"+
 			"AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN) and is\n"+
-			"scrubbed from everything written. A cassette is written to a temporary\n"+
-			"file and renamed, so a failed or interrupted recording leaves the old\n"+
-			"one intact. --simulate records against the target profile's simulator,\n"+
-			"started in-process on loopback. Cassettes answered by a simulator carry\n"+
-			"simulated provenance (profile and version), others recorded provenance\n"+
-			"(today's UTC date and the base URL host). Refuses to run under CI=true\n"+
-			"unless --force.")
+			"scrubbed from everything written. A live recording needs --key-env (or\n"+
+			"SigV4 credentials), or --no-key for an endpoint that takes no key.\n"+
+			"A cassette is written only when every answer in it is the provider\n"+
+			"judging the request: a 2xx, or a 4xx about the body (400, 409, 411,\n"+
+			"413, 415, 422). A cell answered 401, 403, 404, 407, 408, 429, a 5xx or\n"+
+			"the like stops at that answer and writes nothing, its status and the\n"+
+			"provider's words quoted; the other cells are still recorded, and the\n"+
+			"run ends naming the cells not recorded (exit 3). A live run sends at\n"+
+			"most --max-requests requests, 300 unless given, and says so first; the\n"+
+			"cell the cap stops and those after it are not written. A cassette is\n"+
+			"written to a temporary file and renamed, so a failed or interrupted\n"+
+			"recording leaves the old one intact. --simulate records against the\n"+
+			"target profile's simulator, started in-process on loopback, with no key\n"+
+			"and no cap unless --max-requests is given. Cassettes answered by a\n"+
+			"simulator carry simulated provenance (profile and version), others\n"+
+			"recorded provenance (today's UTC date and the base URL host). Refuses\n"+
+			"to run under CI=true unless --force.")
 	var rf recordFlags
 	f.Var(&rf.targets, "target", "the target `ID`s to record (comma-separated or repeated)")
 	f.BoolVar(&rf.all, "all", false, "record every target of the matrix")
 	f.Var(&rf.scenarios, "scenario", "record only these scenarios (`S`, comma-separated or repeated)")
 	f.StringVar(&rf.baseURL, "base-url", "", "send requests to this base `URL` instead of the target's")
 	f.StringVar(&rf.keyEnv, "key-env", "", "the environment variable `VAR` holding the API key")
-	f.IntVar(&rf.maxRequests, "max-requests", 0, "stop after `N` requests in this run (0: no cap)")
+	f.BoolVar(&rf.noKey, "no-key", false, "record live without a key: the endpoint takes none (a local server)")
+	f.IntVar(&rf.maxRequests, "max-requests", defaultMaxRequests, maxRequestsUsage)
 	f.StringVar(&rf.out, "out", "cassettes", "the cassette `DIR`")
 	f.BoolVar(&rf.force, "force", false, "record even under CI=true")
 	f.BoolVar(&rf.simulate, "simulate", false, "record against the target profile's simulator on loopback")
@@ -75,6 +86,7 @@ func runRecord(ctx context.Context, std *streams, args []string) error {
 	if err := rf.check(f); err != nil {
 		return err
 	}
+	rf.maxRequests = recordCap(f.FlagSet, rf.maxRequests, rf.simulate)
 	mf, err := f.loadMatrix()
 	if err != nil {
 		return err
@@ -94,6 +106,9 @@ func runRecord(ctx context.Context, std *streams, args []string) error {
 			return f.usagef("--key-env %s: the variable is unset or empty", rf.keyEnv)
 		}
 	}
+	if err := rf.needKey(f, targets); err != nil {
+		return err
+	}
 	profiles, err := ps.load()
 	if err != nil {
 		return err
@@ -102,12 +117,23 @@ func runRecord(ctx context.Context, std *streams, args []string) error {
 	defer stop()
 	r := &recorder{
 		std: std, flags: rf, table: &mf.Table, profiles: profiles, key: key,
-		budget: rf.maxRequests, getenv: os.Getenv, now: time.Now,
+		getenv: os.Getenv, now: time.Now,
 	}
+	if !rf.simulate {
+		sayCap(std.err, rf.maxRequests)
+	}
+	var halt error
 	for _, t := range targets {
-		if err := r.target(ctx, t); err != nil {
-			return err
+		if halt = r.target(ctx, t); halt != nil {
+			break
 		}
+	}
+	sayNotRecorded(std.err, r.failed, r.notStarted)
+	if halt != nil {
+		return halt
+	}
+	if n := len(r.failed) + len(r.notStarted); n > 0 {
+		return incomplete(n, cellsNotRecorded[0], cellsNotRecorded[1])
 	}
 	if r.written == 0 {
 		fmt.Fprintf(std.err, "record: no scenario applies to the selection; nothing written\n")
@@ -126,6 +152,8 @@ func (rf *recordFlags) check(f *commandFlags) error {
 		return f.usagef("--simulate and --base-url exclude each other: --simulate sends to its own loopback simulator")
 	case rf.seed != "" && !rf.simulate:
 		return f.usagef("--seed is the simulator's signing seed: it needs --simulate")
+	case rf.noKey && rf.keyEnv != "":
+		return f.usagef("--no-key and --key-env exclude each other")
 	case rf.maxRequests < 0:
 		return f.usagef("--max-requests %d: must be 0 (no cap) or more", rf.maxRequests)
 	}
@@ -166,11 +194,17 @@ type recorder struct {
 	table    *engine.Table
 	profiles map[string]*providers.Profile
 	key      string
-	// budget is what is left of --max-requests (unused when the flag is 0).
-	budget  int
+	// sent counts the requests the run has sent to the network, against
+	// --max-requests.
+	sent    countingTransport
 	written int
-	getenv  func(string) string
-	now     func() time.Time
+	// failed are the cells not written, with why; notStarted the cells
+	// never started once the cap was reached (capped).
+	failed     []notRecorded
+	notStarted []string
+	capped     bool
+	getenv     func(string) string
+	now        func() time.Time
 }
 
 // target records every applicable selected scenario of t.
@@ -193,6 +227,12 @@ func (r *recorder) target(ctx context.Context, t matrix.Target) error {
 		cells = append(cells, sc)
 	}
 	if len(cells) == 0 {
+		return nil
+	}
+	if r.capped {
+		for _, sc := range cells {
+			r.notStarted = append(r.notStarted, t.ID+"/"+sc.Name)
+		}
 		return nil
 	}
 	send := r.flags.baseURL
@@ -219,12 +259,33 @@ func (r *recorder) target(ctx context.Context, t matrix.Target) error {
 	if sendBase == "" {
 		sendBase = t.Route.BaseURL
 	}
-	cred, err := credentialFor(t.Route.APIMode, sendBase, r.key, r.getenv, r.now)
-	if err != nil {
-		return fmt.Errorf("target %s: %w", t.ID, err)
+	cred := credential{scheme: "none"}
+	if !r.flags.noKey {
+		if cred, err = credentialFor(t.Route.APIMode, sendBase, r.key, r.getenv, r.now); err != nil {
+			return fmt.Errorf("target %s: %w", t.ID, err)
+		}
 	}
 	for _, sc := range cells {
-		if err := r.cell(ctx, t, p, sc, send, cred); err != nil {
+		cell := t.ID + "/" + sc.Name
+		if r.capped {
+			r.notStarted = append(r.notStarted, cell)
+			continue
+		}
+		err := r.cell(ctx, t, p, sc, send, sendBase, cred)
+		var answer *harness.AnswerError
+		var capErr *harness.CapError
+		switch {
+		case err == nil:
+		case errors.Is(err, context.Canceled):
+			return fmt.Errorf("%s: interrupted; nothing written for this cell", cell)
+		case errors.As(err, &answer):
+			fmt.Fprintf(r.std.err, "%s: not recorded: %v; nothing written for this cell\n", cell, answer)
+			r.failed = append(r.failed, notRecorded{cell, harness.StatusLine(answer.Code) + " (" + answer.Why + ")"})
+		case errors.As(err, &capErr):
+			fmt.Fprintf(r.std.err, "%s: not recorded: %v; nothing written for this cell\n", cell, capErr)
+			r.failed = append(r.failed, notRecorded{cell, fmt.Sprintf("%v (--max-requests %d)", harness.ErrRequestCap, capErr.Cap)})
+			r.capped = true
+		default:
 			return err
 		}
 	}
@@ -232,39 +293,32 @@ func (r *recorder) target(ctx context.Context, t matrix.Target) error {
 }
 
 // cell records one target × scenario and writes its cassette; on any
-// failure nothing is written and the old cassette stays.
-func (r *recorder) cell(ctx context.Context, t matrix.Target, p *providers.Profile, sc scenario.Scenario, send string, cred credential) error {
-	capped := r.flags.maxRequests > 0
-	if capped && r.budget <= 0 {
-		return fmt.Errorf("%s/%s: record: %w (--max-requests %d); nothing written for this cell", t.ID, sc.Name, harness.ErrRequestCap, r.flags.maxRequests)
-	}
+// failure nothing is written and the old cassette stays. send is the
+// --base-url or the simulator (empty: the target's own base URL), sendBase
+// where requests go either way.
+func (r *recorder) cell(ctx context.Context, t matrix.Target, p *providers.Profile, sc scenario.Scenario, send, sendBase string, cred credential) error {
 	opts := harness.RecordOptions{
 		SendBaseURL: send,
 		Authorize:   cred.authorize,
 		Secrets:     cred.secrets,
-	}
-	if capped {
-		opts.MaxRequests = r.budget
+		MaxRequests: r.flags.maxRequests,
+		Spent:       r.sent.count(),
+		Transport:   &r.sent,
 	}
 	its, rec, err := scenario.RecordWith(ctx, t, r.table, p, sc, opts)
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("%s/%s: interrupted; nothing written for this cell", t.ID, sc.Name)
-		}
-		if errors.Is(err, harness.ErrRequestCap) {
-			return fmt.Errorf("%w; nothing written for this cell", err)
-		}
 		return err
 	}
-	if capped {
-		r.budget -= rec.Sent()
-	}
-	prov, err := r.provenance(t, p, sc, send, rec)
+	prov, err := r.provenance(t, p, sc, sendBase, rec)
 	if err != nil {
 		return err
 	}
+	file := &harness.File{Version: 2, Provenance: prov, Interactions: its}
+	if fd := harness.Unjudged(file, p.NotServedPaths()); len(fd) > 0 {
+		return fmt.Errorf("%s/%s: %s: %s is not the provider judging the request; nothing written for this cell", t.ID, sc.Name, fd[0].Where, fd[0].What)
+	}
 	path := harness.Path(r.flags.out, t.ID, sc.Name)
-	if err := harness.Write(path, &harness.File{Version: 2, Provenance: prov, Interactions: its}); err != nil {
+	if err := harness.Write(path, file); err != nil {
 		return err
 	}
 	r.written++
@@ -278,20 +332,16 @@ func (r *recorder) cell(ctx context.Context, t matrix.Target, p *providers.Profi
 
 // provenance says where the answers came from: the simulator that
 // identified itself (which must simulate the target's own profile), or the
-// live endpoint at send (the target's base URL when empty).
-func (r *recorder) provenance(t matrix.Target, p *providers.Profile, sc scenario.Scenario, send string, rec *harness.Recording) (harness.Provenance, error) {
+// live endpoint at sendBase, where the requests went.
+func (r *recorder) provenance(t matrix.Target, p *providers.Profile, sc scenario.Scenario, sendBase string, rec *harness.Recording) (harness.Provenance, error) {
 	prov := harness.Provenance{Target: t.ID, Scenario: sc.Name}
 	if name, version, ok := rec.Simulator(); ok {
 		if name != p.Name {
-			return prov, fmt.Errorf("%s/%s: the simulator at %s simulates profile %q, but the target's profile is %q; nothing written", t.ID, sc.Name, send, name, p.Name)
+			return prov, fmt.Errorf("%s/%s: the simulator at %s simulates profile %q, but the target's profile is %q; nothing written", t.ID, sc.Name, sendBase, name, p.Name)
 		}
 		prov.Kind, prov.Profile, prov.ProfileVersion = harness.Simulated, name, version
 		return prov, nil
 	}
-	host := engine.Hostname(t.Route.BaseURL)
-	if send != "" {
-		host = engine.Hostname(send)
-	}
-	prov.Kind, prov.Date, prov.Host = harness.Recorded, r.now().UTC().Format(time.DateOnly), host
+	prov.Kind, prov.Date, prov.Host = harness.Recorded, r.now().UTC().Format(time.DateOnly), engine.Hostname(sendBase)
 	return prov, nil
 }

@@ -133,11 +133,11 @@ func TestRecordProvenance(t *testing.T) {
 	}{
 		{"--simulate is simulated", []string{"--simulate"},
 			harness.Provenance{Kind: harness.Simulated, Target: "deepseek", Scenario: "missing-echo", Profile: "deepseek", ProfileVersion: profiles["deepseek"].Version}, ""},
-		{"a simulator behind --base-url is simulated", []string{"--base-url", simulated.URL},
+		{"a simulator behind --base-url is simulated", []string{"--base-url", simulated.URL, "--no-key"},
 			harness.Provenance{Kind: harness.Simulated, Target: "deepseek", Scenario: "missing-echo", Profile: "deepseek", ProfileVersion: profiles["deepseek"].Version}, ""},
-		{"an endpoint without the simulator header is recorded, with the --base-url host", []string{"--base-url", live.URL + "/v1"},
+		{"an endpoint without the simulator header is recorded, with the --base-url host", []string{"--base-url", live.URL + "/v1", "--no-key"},
 			harness.Provenance{Kind: harness.Recorded, Target: "deepseek", Scenario: "missing-echo", Date: today, Host: "127.0.0.1"}, ""},
-		{"a simulator of another profile is refused", []string{"--base-url", wrong.URL},
+		{"a simulator of another profile is refused", []string{"--base-url", wrong.URL, "--no-key"},
 			harness.Provenance{}, `deepseek/missing-echo: the simulator at ` + wrong.URL + ` simulates profile "kimi", but the target's profile is "deepseek"; nothing written`},
 	}
 	for _, tt := range tests {
@@ -190,5 +190,40 @@ func TestRecordSeedReproduces(t *testing.T) {
 	}
 	if a == c {
 		t.Error("another seed recorded the same signatures")
+	}
+}
+
+// TestRecordSimulatorMismatchNamesTheURL is the finding: a target whose
+// own base URL is a simulator of another profile (no --base-url, no
+// --simulate) was refused with "the simulator at  simulates profile …",
+// its URL lost. The message names the URL the requests went to.
+func TestRecordSimulatorMismatchNamesTheURL(t *testing.T) {
+	t.Setenv("CI", "")
+	t.Setenv("REPLAYCHECK_TEST_KEY", fakeKey)
+	_, profiles := loadRepo(t)
+	other, err := sim.New(profiles["kimi"], sim.Options{Seed: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := httptest.NewServer(other)
+	defer wrong.Close()
+	table := mustRead(t, repoMatrix)
+	own := `base_url: "https://api.deepseek.com/v1", model: deepseek-v4-flash, profile: deepseek`
+	if strings.Count(table, own) != 1 {
+		t.Fatalf("%s no longer holds the deepseek target as %q", repoMatrix, own)
+	}
+	matrixPath := filepath.Join(t.TempDir(), "matrix.yaml")
+	if err := os.WriteFile(matrixPath, []byte(strings.Replace(table, own, strings.Replace(own, "https://api.deepseek.com", wrong.URL, 1), 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	r := runMain(t, "", "record", "--matrix", matrixPath, "--providers", repoProviders, "--target", "deepseek",
+		"--scenario", "missing-echo", "--out", out, "--key-env", "REPLAYCHECK_TEST_KEY")
+	want := `deepseek/missing-echo: the simulator at ` + wrong.URL + `/v1 simulates profile "kimi", but the target's profile is "deepseek"; nothing written`
+	if r.code != exitHarness || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 3 and %q", r.code, r.stderr, want)
+	}
+	if _, err := os.Stat(harness.Path(out, "deepseek", "missing-echo")); err == nil {
+		t.Error("a refused recording was written")
 	}
 }

@@ -19,8 +19,24 @@ import (
 )
 
 // ErrRequestCap is returned once a recording has sent its maximum number of
-// requests to the provider.
+// requests to the provider; a [CapError] wraps it.
 var ErrRequestCap = errors.New("request cap reached")
+
+// A CapError is a request the cap kept from being sent.
+type CapError struct {
+	// Cap is the run's cap, as the user gave it.
+	Cap int
+	// Method and URL are the request as it would have been sent (after
+	// any --base-url redirect), credentials removed.
+	Method, URL string
+}
+
+func (e *CapError) Error() string {
+	return fmt.Sprintf("%v (--max-requests %d): %s %s was not sent", ErrRequestCap, e.Cap, e.Method, e.URL)
+}
+
+// Unwrap returns [ErrRequestCap].
+func (e *CapError) Unwrap() error { return ErrRequestCap }
 
 // RecordOptions configures a [Recording].
 type RecordOptions struct {
@@ -35,8 +51,16 @@ type RecordOptions struct {
 	Authorize func(*http.Request)
 	// Secrets are values (API keys) scrubbed from every stored body.
 	Secrets []string
-	// MaxRequests caps how many requests reach the provider (0 = no cap).
+	// MaxRequests caps how many requests reach the provider in the run
+	// this recording belongs to (0 = no cap); the error quotes it.
 	MaxRequests int
+	// Spent is how many requests earlier recordings of the same run sent:
+	// this one may send MaxRequests - Spent.
+	Spent int
+	// NotServed are the path suffixes the target's profile documents the
+	// endpoint not serving (its path_not_served rules): a 404 there is the
+	// provider's answer and is kept. See [NotJudged].
+	NotServed []string
 	// Transport is the network transport (default http.DefaultTransport).
 	Transport http.RoundTripper
 }
@@ -53,6 +77,9 @@ type Recording struct {
 	mu        sync.Mutex
 	sent      int
 	simulator string
+	// refused is the first request refused (the cap, an answer not
+	// judging the request): the recording is partial and Finish fails.
+	refused error
 }
 
 // SimulatorHeader is the response header by which `replaycheck serve`
@@ -119,15 +146,11 @@ func (r *Recording) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // send is the recorder's real transport: it redirects to SendBaseURL,
-// adds credentials to the outgoing copy, and enforces the request cap.
+// enforces the request cap, adds credentials to the outgoing copy, and
+// refuses an answer that is not the provider judging the request
+// ([NotJudged]), so the recorder never stores it. After the first refusal
+// every request fails with it, unsent.
 func (r *Recording) send(req *http.Request) (*http.Response, error) {
-	r.mu.Lock()
-	if r.opts.MaxRequests > 0 && r.sent >= r.opts.MaxRequests {
-		r.mu.Unlock()
-		return nil, fmt.Errorf("record: %w (--max-requests %d)", ErrRequestCap, r.opts.MaxRequests)
-	}
-	r.sent++
-	r.mu.Unlock()
 	out := req.Clone(req.Context())
 	if r.opts.SendBaseURL != "" {
 		u, err := redirect(req.URL, r.target, r.opts.SendBaseURL)
@@ -137,18 +160,62 @@ func (r *Recording) send(req *http.Request) (*http.Response, error) {
 		out.URL = u
 		out.Host = u.Host
 	}
+	r.mu.Lock()
+	if r.refused != nil {
+		// The recording is lost already: nothing more is sent.
+		err := r.refused
+		r.mu.Unlock()
+		return nil, err
+	}
+	if r.opts.MaxRequests > 0 && r.opts.Spent+r.sent >= r.opts.MaxRequests {
+		err := &CapError{Cap: r.opts.MaxRequests, Method: out.Method, URL: r.shown(out.URL)}
+		r.refuse(err)
+		r.mu.Unlock()
+		return nil, err
+	}
+	r.sent++
+	r.mu.Unlock()
 	if r.opts.Authorize != nil {
 		r.opts.Authorize(out)
 	}
 	resp, err := r.opts.Transport.RoundTrip(out)
-	if err == nil {
-		r.mu.Lock()
-		if v := resp.Header.Get(SimulatorHeader); v != "" {
-			r.simulator = v
-		}
-		r.mu.Unlock()
+	if err != nil {
+		return nil, err
 	}
-	return resp, err
+	r.mu.Lock()
+	if v := resp.Header.Get(SimulatorHeader); v != "" {
+		r.simulator = v
+	}
+	r.mu.Unlock()
+	if why := NotJudged(resp.StatusCode, out.URL.Path, r.opts.NotServed); why != "" {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4*maxQuoted))
+		resp.Body.Close()
+		err := &AnswerError{Code: resp.StatusCode, Method: out.Method, URL: r.shown(out.URL), Why: why, Body: quote(body, r.opts.Secrets)}
+		r.mu.Lock()
+		r.refuse(err)
+		r.mu.Unlock()
+		return nil, err
+	}
+	return resp, nil
+}
+
+// shown is u as a message may show it: credential parameters and secrets
+// removed.
+func (r *Recording) shown(u *url.URL) string {
+	s := ScrubURL(u.String())
+	for _, k := range r.opts.Secrets {
+		if k != "" {
+			s = strings.ReplaceAll(s, k, "[scrubbed]")
+		}
+	}
+	return s
+}
+
+// refuse keeps the first refusal; r.mu is held.
+func (r *Recording) refuse(err error) {
+	if r.refused == nil {
+		r.refused = err
+	}
 }
 
 // Simulator returns the profile name and version of the simulator that
@@ -232,11 +299,19 @@ func Scrub(i *cassette.Interaction, host string, secrets []string) {
 }
 
 // Finish stops the recorder and returns the scrubbed interactions, in the
-// order they were first sent.
+// order they were first sent. A recording any request of which was
+// refused (a [CapError], an [AnswerError]) is partial: Finish returns
+// that refusal and no interactions.
 func (r *Recording) Finish() ([]*cassette.Interaction, error) {
 	defer os.RemoveAll(r.tmpDir)
 	if err := r.rec.Stop(); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
+	}
+	r.mu.Lock()
+	refused := r.refused
+	r.mu.Unlock()
+	if refused != nil {
+		return nil, refused
 	}
 	c, err := cassette.Load(filepath.Join(r.tmpDir, "cassette"))
 	if err != nil {

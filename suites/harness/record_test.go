@@ -1,7 +1,6 @@
 package harness_test
 
 import (
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -98,10 +97,8 @@ func TestRecording(t *testing.T) {
 	if err != nil || resp.StatusCode != 400 {
 		t.Fatalf("second request: %v %v", resp, err)
 	}
-	_, err = send(t, rec, target, `{"model":"m","third":true}`)
-	if !errors.Is(err, harness.ErrRequestCap) || !strings.Contains(err.Error(), "--max-requests 2") {
-		t.Errorf("third request: %v, want ErrRequestCap", err)
-	}
+	// The cap (2 here) is TestRecordingCapQuotesTheRunsCap's: a capped
+	// recording is partial and finishes with an error.
 	if rec.Sent() != 2 || p.received != 2 {
 		t.Errorf("sent %d, provider received %d: want 2 and 2", rec.Sent(), p.received)
 	}
