@@ -12,12 +12,13 @@ import (
 // Formats lists the output formats of a mutation report.
 var Formats = []string{"text", "markdown", "json"}
 
-// Writer returns the writer of a format, and whether there is one.
+// Writer returns the writer of a format, and whether there is one. "md"
+// is another name for "markdown", as run takes it.
 func Writer(format string) (func(io.Writer, *Report) error, bool) {
 	switch format {
 	case "text":
 		return WriteText, true
-	case "markdown":
+	case "markdown", "md":
 		return WriteMarkdown, true
 	case "json":
 		return WriteJSON, true

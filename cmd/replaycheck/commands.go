@@ -49,12 +49,29 @@ func dispatch(ctx context.Context, std *streams, args []string) (string, error) 
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
 		return "help", runHelp(ctx, std, args[1:])
+	case "version", "-version", "--version":
+		return "version", runVersion(std)
 	}
 	c, ok := lookup(args[0])
 	if !ok {
-		return "", &usageError{usage: topUsage, err: fmt.Errorf("unknown command %q", args[0])}
+		return "", unknownCommand(args[0])
 	}
 	return c.name, c.run(ctx, std, args[1:])
+}
+
+// unknownCommand is the usage error of a command name that is none, with
+// the nearest command as a hint.
+func unknownCommand(name string) error {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	hint := ""
+	if s := suggest(name, names); s != "" {
+		hint = "did you mean " + s + "?"
+	}
+	return &usageError{usage: topUsage, hint: hint, err: fmt.Errorf("unknown command %q", name),
+		short: func(w io.Writer) { fmt.Fprintln(w, "Run 'replaycheck help' for the commands.") }}
 }
 
 // runHelp prints the command list, or one command's usage.
@@ -65,7 +82,7 @@ func runHelp(ctx context.Context, std *streams, args []string) error {
 	}
 	c, ok := lookup(args[0])
 	if !ok {
-		return &usageError{usage: topUsage, err: fmt.Errorf("unknown command %q", args[0])}
+		return unknownCommand(args[0])
 	}
 	return c.run(ctx, std, append(args[1:len(args):len(args)], "-h"))
 }
@@ -84,7 +101,8 @@ func topUsage(w io.Writer) {
 	}
 	fmt.Fprint(w, "\n"+strings.Join([]string{
 		"Run 'replaycheck help <command>' or 'replaycheck <command> -h' for a command's flags.",
-		"Every command takes --matrix FILE (default matrix.yaml).",
-		"Exit codes: 0 ok, 1 conformance failures, 2 usage error, 3 harness error or bad input.",
+		"Every command takes --matrix FILE (default matrix.yaml). 'replaycheck --version' prints the version.",
+		"Exit codes: 0 ok, 1 conformance failures, 2 usage error, 3 harness error or bad input,",
+		"4 cells not judged (unverified: the cassettes hold no answer to a request sent).",
 	}, "\n")+"\n")
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Exit codes.
@@ -20,10 +21,14 @@ const (
 )
 
 // A usageError is a bad command line: an unknown command or flag, a bad
-// flag value, a missing required flag. It exits 2 and prints the usage of
-// the command in play.
+// flag value, a missing required flag. It exits 2 and prints the error, a
+// hint ("did you mean --target?") when there is one, then short (the
+// command's synopsis and where its flags are listed) or, without short,
+// the whole usage.
 type usageError struct {
 	usage func(io.Writer)
+	short func(io.Writer)
+	hint  string
 	err   error
 }
 
@@ -85,8 +90,16 @@ func exitCode(std *streams, name string, err error) int {
 		help.usage(std.out)
 		return exitOK
 	case errors.As(err, &usage):
-		fmt.Fprintf(std.err, "%s: %v\n\n", prefix, usage.err)
-		usage.usage(std.err)
+		fmt.Fprintf(std.err, "%s: %v\n", prefix, usage.err)
+		if usage.hint != "" {
+			fmt.Fprintln(std.err, usage.hint)
+		}
+		if usage.short != nil {
+			usage.short(std.err)
+		} else {
+			fmt.Fprintln(std.err)
+			usage.usage(std.err)
+		}
 		return exitUsage
 	case errors.As(err, &failures):
 		fmt.Fprintf(std.err, "%s: %v\n", prefix, failures)
@@ -95,9 +108,18 @@ func exitCode(std *streams, name string, err error) int {
 		fmt.Fprintf(std.err, "%s: %v\n", prefix, notJudged)
 		return exitNotJudged
 	default:
-		fmt.Fprintf(std.err, "%s: %v\n", prefix, err)
+		fmt.Fprintf(std.err, "%s: %s\n", prefix, undoubled(name, err.Error()))
 		return exitHarness
 	}
+}
+
+// undoubled drops a leading "name: " from a command's error message, which
+// the prefix "replaycheck name: " already says.
+func undoubled(name, msg string) string {
+	if name == "" {
+		return msg
+	}
+	return strings.TrimPrefix(msg, name+": ")
 }
 
 // cellsNotJudged words incomplete for error cells, one and many.

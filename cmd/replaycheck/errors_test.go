@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/replaycheck/replaycheck/protocol"
 )
 
 func TestExitCodes(t *testing.T) {
@@ -37,7 +39,9 @@ func TestExitCodes(t *testing.T) {
 		stderr []string
 	}{
 		{"no command", nil, "", 2, []string{"replaycheck: no command given", "usage: replaycheck <command>"}},
-		{"unknown command", []string{"frobnicate"}, "", 2, []string{`replaycheck: unknown command "frobnicate"`, "commands:"}},
+		{"unknown command", []string{"frobnicate"}, "", 2, []string{`replaycheck: unknown command "frobnicate"`, "Run 'replaycheck help' for the commands."}},
+		{"a mistyped command", []string{"rnu"}, "", 2, []string{`replaycheck: unknown command "rnu"` + "\ndid you mean run?\n"}},
+		{"a mistyped flag", []string{"run", "--taget", "deepseek"}, "", 2, []string{"replaycheck run: flag provided but not defined: -taget\ndid you mean --target?\nusage: replaycheck run ", "Run 'replaycheck run -h' for every flag.\n"}},
 		{"help for an unknown command", []string{"help", "frobnicate"}, "", 2, []string{`unknown command "frobnicate"`}},
 		{"unknown flag", append(slicesClone(explain), "--bogus"), "", 2, []string{"replaycheck explain: flag provided but not defined: -bogus", "usage: replaycheck explain"}},
 		{"missing required flags", []string{"explain", "--provider", "deepseek"}, "", 2, []string{"missing required --base-url, --model", "usage: replaycheck explain"}},
@@ -98,6 +102,8 @@ func TestExitCodeKinds(t *testing.T) {
 		{"usage errors print the usage", &usageError{usage: func(w io.Writer) { fmt.Fprint(w, "usage: x\n") }, err: fmt.Errorf("bad")}, 2, "", "replaycheck demo: bad\n\nusage: x\n"},
 		{"conformance failures", fmt.Errorf("gate: %w", &failuresError{n: 3, what: "cells failed"}), 1, "", "replaycheck demo: 3 cells failed\n"},
 		{"anything else is a harness error", fmt.Errorf("cassettes/x.yaml: interaction 2: boom"), 3, "", "replaycheck demo: cassettes/x.yaml: interaction 2: boom\n"},
+		{"the command's name is not said twice", fmt.Errorf("demo: --base: boom"), 3, "", "replaycheck demo: --base: boom\n"},
+		{"a short usage replaces the whole page", &usageError{usage: func(w io.Writer) { fmt.Fprint(w, "usage: x\n") }, short: func(w io.Writer) { fmt.Fprint(w, "usage: x [flags]\n") }, hint: "did you mean --y?", err: fmt.Errorf("bad")}, 2, "", "replaycheck demo: bad\ndid you mean --y?\nusage: x [flags]\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -107,5 +113,33 @@ func TestExitCodeKinds(t *testing.T) {
 				t.Errorf("exitCode = %d, stdout %q, stderr %q; want %d, %q, %q", code, out.String(), errb.String(), tt.code, tt.stdout, tt.stderr)
 			}
 		})
+	}
+}
+
+// TestSuggest: a typo gets the nearest name; a word near nothing gets none.
+func TestSuggest(t *testing.T) {
+	names := []string{"run", "gate", "mutate", "probe", "record", "import", "serve", "target", "scenario", "cassettes"}
+	for word, want := range map[string]string{
+		"rnu": "run", "gaet": "gate", "recrod": "record", "taget": "target", "scenarios": "scenario", "casettes": "cassettes",
+		"frobnicate": "", "x": "", "": "",
+	} {
+		if got := suggest(word, names); got != want {
+			t.Errorf("suggest(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
+
+// TestVersionAndHelp: --version names the module and protocol versions;
+// the command list documents every exit code.
+func TestVersionAndHelp(t *testing.T) {
+	r := runMain(t, "", "--version")
+	if r.code != exitOK || !strings.HasPrefix(r.stdout, "replaycheck ") || !strings.Contains(r.stdout, fmt.Sprintf("(engine protocol %d)", protocol.Version)) {
+		t.Errorf("--version: exit %d, %q", r.code, r.stdout)
+	}
+	r = runMain(t, "", "help")
+	for _, code := range []string{"0 ok", "1 conformance failures", "2 usage error", "3 harness error", "4 cells not judged"} {
+		if !strings.Contains(r.stdout, code) {
+			t.Errorf("help does not document exit %q:\n%s", code, r.stdout)
+		}
 	}
 }

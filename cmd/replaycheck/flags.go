@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -74,9 +75,15 @@ func (f *commandFlags) parse(args []string) ([]string, error) {
 	}
 }
 
-// usageErr wraps err as a usage error printing this command's usage.
+// usageErr wraps err as a usage error printing this command's synopsis,
+// with a hint for a mistyped flag.
 func (f *commandFlags) usageErr(err error) error {
-	return &usageError{usage: f.usage, err: err}
+	return &usageError{usage: f.usage, short: f.shortUsage, hint: flagHint(f.FlagSet, err), err: err}
+}
+
+// shortUsage prints the synopsis and where the flags are listed.
+func (f *commandFlags) shortUsage(w io.Writer) {
+	fmt.Fprintf(w, "usage: replaycheck %s\nRun 'replaycheck %s -h' for every flag.\n", f.synopsis, f.Name())
 }
 
 // usagef is usageErr with a formatted message.
@@ -92,9 +99,14 @@ func (f *commandFlags) atMost(pos []string, n int) error {
 	return nil
 }
 
-// loadMatrix loads the route table named by --matrix.
+// loadMatrix loads the route table named by --matrix, saying what a route
+// table is when there is none where it looks.
 func (f *commandFlags) loadMatrix() (*matrix.File, error) {
-	return matrix.Load(f.matrix)
+	m, err := matrix.Load(f.matrix)
+	if err != nil && errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w%s", err, matrixHint(f.matrix))
+	}
+	return m, err
 }
 
 // A listFlag is a comma-separated list flag; repeating the flag adds to

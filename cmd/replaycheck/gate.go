@@ -167,7 +167,7 @@ func matrixHint(path string) string {
 	if _, err := os.Stat(path); err == nil {
 		return ""
 	}
-	return " (the route table with its targets; run from the directory that holds it, or pass --matrix or --head)"
+	return ": replaycheck judges a route table with its targets (matrix.yaml: the one at the root of replaycheck's repository is the reference table to start from); run it where yours is, or name it with --matrix FILE"
 }
 
 // loadBase reads the base table from a file, or from git when base is not

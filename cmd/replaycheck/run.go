@@ -27,7 +27,7 @@ func formatWriter(format string) (matrixWriter, bool) {
 	switch format {
 	case "table":
 		return report.WriteTable, true
-	case "md":
+	case "md", "markdown":
 		return ignoreColor(report.WriteMarkdown), true
 	case "json":
 		return ignoreColor(report.WriteJSON), true
