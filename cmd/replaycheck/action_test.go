@@ -45,6 +45,7 @@ var expression = regexp.MustCompile(`\$\{\{\s*([a-z_.-]+)\s*\}\}`)
 // line, a harmless one passes, and an empty or missing cassette directory
 // fails it with exit 3.
 func TestActionInAConsumerRepository(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds replaycheck as the action does")
 	}

@@ -23,6 +23,7 @@ import (
 // takes part in is unverified (the problem the profile-declared matching
 // solves).
 func TestRunConverterConnector(t *testing.T) {
+	t.Parallel()
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not on PATH: the converter connector example is not checked")

@@ -54,6 +54,7 @@ func committedRunArgs(extra ...string) []string {
 // provenance, detail, expected, actual, provider error, cassette) and
 // names the same implementation.
 func TestRunThroughConnectorEqualsRun(t *testing.T) {
+	t.Parallel()
 	inProcess := runMain(t, "", committedRunArgs()...)
 	if inProcess.code == exitUsage || inProcess.code == exitHarness {
 		t.Fatalf("run: exit %d: %s", inProcess.code, inProcess.stderr)

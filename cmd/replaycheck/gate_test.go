@@ -40,6 +40,7 @@ func targetLine(t *testing.T, path, id string) string {
 }
 
 func TestGateCommand(t *testing.T) {
+	t.Parallel()
 	gateArgs := func(head string, extra ...string) []string {
 		return append([]string{"gate", "--base", repoMatrix, "--head", head, "--providers", repoProviders, "--cassettes", repoCassettes}, extra...)
 	}
@@ -117,6 +118,7 @@ func countKind(changes []struct{ Kind, Target, Scenario string }, kind string) i
 // nothing reaches fails the gate; a missing cassette directory is a
 // harness error, never "no regression".
 func TestGateOutsideTheCells(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(repoMatrix)
 	if err != nil {
 		t.Fatal(err)

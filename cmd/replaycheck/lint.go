@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/replaycheck/replaycheck/importer"
 	"github.com/replaycheck/replaycheck/matrix"
@@ -104,10 +106,43 @@ func (l *linter) addf(format string, args ...any) {
 	l.findings = append(l.findings, fmt.Sprintf(format, args...))
 }
 
+// A lintTask checks one file into a linter.
+type lintTask func(*linter)
+
+// parallel runs the tasks on every core, each worker with a linter of its
+// own, and adds their findings and counts to l.
+func (l *linter) parallel(tasks []lintTask) {
+	next := make(chan lintTask)
+	shards := make([]*linter, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range shards {
+		shard := &linter{dir: l.dir, matrix: l.matrix, profiles: l.profiles}
+		shards[i] = shard
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for task := range next {
+				task(shard)
+			}
+		}()
+	}
+	for _, task := range tasks {
+		next <- task
+	}
+	close(next)
+	wg.Wait()
+	for _, shard := range shards {
+		l.findings = append(l.findings, shard.findings...)
+		l.cassettes += shard.cassettes
+		l.imported += shard.imported
+	}
+}
+
 // run walks the directory, checks every file, then checks coverage. The
 // findings come out sorted by file.
 func (l *linter) run() error {
 	seen := map[string]bool{}
+	var tasks []lintTask
 	err := filepath.WalkDir(l.dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -127,19 +162,20 @@ func (l *linter) run() error {
 		case filepath.Ext(name) != ".yaml":
 			// READMEs and the like are not cassettes.
 		case len(parts) == 3 && parts[1] == harness.RecordedDir:
-			l.importedCassette(path, parts[0], strings.TrimSuffix(parts[2], ".yaml"))
+			tasks = append(tasks, func(l *linter) { l.importedCassette(path, parts[0], strings.TrimSuffix(parts[2], ".yaml")) })
 		case len(parts) != 2:
 			l.addf("%s: not at <dir>/<target>/<scenario>.yaml or <dir>/<target>/%s/<name>.yaml", path, harness.RecordedDir)
 		default:
 			target, sc := parts[0], strings.TrimSuffix(parts[1], ".yaml")
 			seen[target+"/"+sc] = true
-			l.cassette(path, target, sc)
+			tasks = append(tasks, func(l *linter) { l.cassette(path, target, sc) })
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	l.parallel(tasks)
 	l.coverage(seen)
 	sort.Strings(l.findings)
 	return nil
@@ -203,6 +239,7 @@ func (l *linter) cassette(path, target, sc string) {
 
 // evidenceDir lints a directory that holds imported cassettes only.
 func (l *linter) evidenceDir(dir string) error {
+	var tasks []lintTask
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -213,12 +250,13 @@ func (l *linter) evidenceDir(dir string) error {
 		}
 		parts := strings.Split(filepath.ToSlash(rel), "/")
 		if len(parts) == 3 && parts[1] == harness.RecordedDir && filepath.Ext(parts[2]) == ".yaml" {
-			l.importedCassette(path, parts[0], strings.TrimSuffix(parts[2], ".yaml"))
+			tasks = append(tasks, func(l *linter) { l.importedCassette(path, parts[0], strings.TrimSuffix(parts[2], ".yaml")) })
 			return nil
 		}
 		l.addf("%s: not an imported cassette (want <dir>/<target>/%s/<name>.yaml)", path, harness.RecordedDir)
 		return nil
 	})
+	l.parallel(tasks)
 	sort.Strings(l.findings)
 	return err
 }

@@ -66,6 +66,7 @@ func edit(t *testing.T, dir, target, sc string, fn func(f *harness.File)) string
 }
 
 func TestLintFindings(t *testing.T) {
+	t.Parallel()
 	dir := copyTree(t, repoCassettes)
 	tests := []struct {
 		reason string
@@ -206,6 +207,7 @@ func copyFile(t *testing.T, from, to string) {
 // in the cassettes directory and in an --evidence directory, one broken
 // way per row.
 func TestLintImported(t *testing.T) {
+	t.Parallel()
 	imported := func(edit func(f *harness.File)) *harness.File {
 		f := &harness.File{Version: 2, Provenance: harness.Provenance{Kind: harness.Recorded, Target: "deepseek", Host: "api.deepseek.com",
 			Source: &harness.Source{Repository: "example/agent", Path: "tests/c.yaml", Format: "vcrpy", Interactions: []int{0}}},
@@ -233,19 +235,25 @@ func TestLintImported(t *testing.T) {
 		{"deepseek", "scenario", &harness.File{Version: 2, Provenance: harness.Provenance{Kind: harness.Recorded, Target: "deepseek", Scenario: "carriers", Date: "2026-03-01", Host: "api.deepseek.com"}},
 			"an imported cassette must carry recorded provenance citing its source", "a scenario cassette is not imported evidence"},
 	}
+	// One copy of the committed cassettes serves every case: each case's
+	// imported file is removed after it.
+	cassettes := copyTree(t, repoCassettes)
 	for _, tc := range tests {
 		for _, where := range []string{"cassettes", "evidence"} {
-			cassettes := copyTree(t, repoCassettes)
 			dir := cassettes
 			args := lintArgs(cassettes)
 			if where == "evidence" {
 				dir = t.TempDir()
-				args = append(args, "--evidence", dir)
+				args = append(lintArgs(repoCassettes), "--evidence", dir)
 			}
-			if err := harness.Write(harness.RecordedPath(dir, tc.target, tc.name), tc.file); err != nil {
+			path := harness.RecordedPath(dir, tc.target, tc.name)
+			if err := harness.Write(path, tc.file); err != nil {
 				t.Fatal(err)
 			}
 			r := runMain(t, "", args...)
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
 			switch {
 			case tc.want == "" && (r.code != 0 || !strings.Contains(r.stdout, "(1 imported)")):
 				t.Errorf("%s (%s): exit %d:\n%s", tc.reason, where, r.code, r.stdout)

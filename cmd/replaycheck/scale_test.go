@@ -141,6 +141,7 @@ func BenchmarkRunScaledMatrix(b *testing.B) {
 // TestScaledMatrixIsTheCommittedOneRepeated checks the benchmark's input:
 // ten copies of the matrix judge every copy of a cell as the original.
 func TestScaledMatrixIsTheCommittedOneRepeated(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("copies every cassette")
 	}
