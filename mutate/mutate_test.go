@@ -158,14 +158,14 @@ targets:
 // SDK pointed at DeepSeek's Anthropic endpoint needs.
 func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 	src := readMatrix(t)
-	withAliases, withoutAliases := map[string]*mutate.Report{}, map[string]*mutate.Report{}
 	// Without the aliases these are equivalent rather than survivors: no
 	// probe of the bare target (whose host is Kimi's) decides differently.
 	equivalentAlone := map[string]bool{
 		"drop moonshot from flags[kimi-keep-all].providers": true,
 		"drop kimi from flags[kimi-keep-all].providers":     true,
 	}
-	for _, tc := range []struct{ target, edit, cell string }{
+	type edit struct{ target, edit, cell string }
+	cases := []edit{
 		{"kimi", "drop api.kimi.com from echo_families[kimi].hosts", "kimi~1/missing-echo"},
 		// LiteLLM's and OpenClaw's provider ids for Kimi through a proxy:
 		// without the pad Kimi refuses the tool turn, without the flag it
@@ -198,22 +198,36 @@ func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 		// The Anthropic SDK's provider at DeepSeek's Anthropic endpoint loses
 		// the pad, and DeepSeek refuses a tool turn without thinking.
 		{"deepseek-anthropic-claude-name", "drop api.deepseek.com from echo_families[deepseek].hosts", "deepseek-anthropic-claude-name~1/missing-echo: pass -> fail"},
-	} {
-		if withAliases[tc.target] == nil {
-			withAliases[tc.target], withoutAliases[tc.target] = run(t, src, tc.target), runWithoutAliases(t, src, tc.target)
+	}
+	// Each target's two mutation runs are independent of the others': the
+	// targets run side by side.
+	var targets []string
+	byTarget := map[string][]edit{}
+	for _, tc := range cases {
+		if byTarget[tc.target] == nil {
+			targets = append(targets, tc.target)
 		}
-		with := find(t, withAliases[tc.target], tc.edit)
-		if with.Outcome != mutate.Killed || !strings.HasPrefix(with.Cell, tc.cell) {
-			t.Errorf("%s with the aliases: %s (%s), want killed at %s", tc.edit, with.Outcome, with.Cell, tc.cell)
-		}
-		alone := mutate.Survived
-		if equivalentAlone[tc.edit] {
-			alone = mutate.Equivalent
-		}
-		without := find(t, withoutAliases[tc.target], tc.edit)
-		if without.Outcome != alone {
-			t.Errorf("%s without the aliases: %s (%s), want %s", tc.edit, without.Outcome, without.Why, alone)
-		}
+		byTarget[tc.target] = append(byTarget[tc.target], tc)
+	}
+	for _, target := range targets {
+		t.Run(target, func(t *testing.T) {
+			t.Parallel()
+			withAliases, withoutAliases := run(t, src, target), runWithoutAliases(t, src, target)
+			for _, tc := range byTarget[target] {
+				with := find(t, withAliases, tc.edit)
+				if with.Outcome != mutate.Killed || !strings.HasPrefix(with.Cell, tc.cell) {
+					t.Errorf("%s with the aliases: %s (%s), want killed at %s", tc.edit, with.Outcome, with.Cell, tc.cell)
+				}
+				alone := mutate.Survived
+				if equivalentAlone[tc.edit] {
+					alone = mutate.Equivalent
+				}
+				without := find(t, withoutAliases, tc.edit)
+				if without.Outcome != alone {
+					t.Errorf("%s without the aliases: %s (%s), want %s", tc.edit, without.Outcome, without.Why, alone)
+				}
+			}
+		})
 	}
 }
 
