@@ -78,6 +78,9 @@ func WriteTable(w io.Writer, m *Matrix, color bool) error {
 				line += ": " + d
 			}
 			b.WriteString(line + "\n")
+			if c.Status == StatusFail || c.Status == StatusUnverified || c.Status == StatusError {
+				writeEvidence(&b, c)
+			}
 		}
 	}
 	if i := m.Implementation; i != nil {
@@ -97,6 +100,16 @@ func WriteTable(w io.Writer, m *Matrix, color bool) error {
 		return fmt.Errorf("write matrix table: %w", err)
 	}
 	return nil
+}
+
+// writeEvidence writes what a failing or unjudged cell expected, what
+// happened, and the provider's words, each indented under the cell.
+func writeEvidence(b *bytes.Buffer, c Cell) {
+	for _, item := range [][2]string{{"expected", c.Expected}, {"actual", c.Actual}, {"provider error", c.ProviderError}} {
+		if v := printable(strings.TrimSpace(item[1])); v != "" && (item[0] != "provider error" || !strings.Contains(c.Actual, v)) {
+			b.WriteString("    " + item[0] + ": " + strings.ReplaceAll(v, "\n", "\n      ") + "\n")
+		}
+	}
 }
 
 // writeColumns writes one grid line: shown[i] padded to widths[i] by the width of plain[i] (its
