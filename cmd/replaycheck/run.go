@@ -54,7 +54,8 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			"network and no Go toolchain. Progress goes to stderr, the matrix to stdout;\n"+
 			"--out writes matrix.md, matrix.json, junit.xml, matrix.html and\n"+
 			"shields.io endpoint badges (badges/matrix.json, badges/<target>.json) into a\n"+
-			"directory instead. The exit code is 1 when any cell fails, a declared\n"+
+			"directory instead: the files make reports writes, with the post-compaction\n"+
+			"quality curve and its charts (the reference engine's). The exit code is 1 when any cell fails, a declared\n"+
 			"known failure that passes included; 3 when any cell could not be judged\n"+
 			"for bad input (error: an unreadable cassette, say); 4 when any cell is\n"+
 			"unverified (the cassettes hold no answer to a request sent: record it)\n"+
@@ -149,6 +150,15 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 		return err
 	}
 	if *out != "" {
+		// The reports make reports writes carry the post-compaction quality
+		// curve of the reference engine; an engine over the protocol has
+		// none (the curve runs the reference engine against the profiles'
+		// simulators).
+		if client == nil {
+			if m.Curve, err = scenario.QualityCurve(ctx, selectedTargets(mf, targets), profiles); err != nil {
+				return err
+			}
+		}
 		if err := report.WriteDir(*out, m); err != nil {
 			return err
 		}
@@ -189,6 +199,22 @@ func unjudged(counts map[report.Status]int) error {
 		return &notJudgedError{msg: "no cell was judged: every selected cell is n/a"}
 	}
 	return nil
+}
+
+// selectedTargets returns mf with only the targets a --target filter
+// names (all when it names none).
+func selectedTargets(mf *matrix.File, ids []string) *matrix.File {
+	if len(ids) == 0 {
+		return mf
+	}
+	out := *mf
+	out.Targets = nil
+	for _, t := range mf.Targets {
+		if slices.Contains(ids, t.ID) {
+			out.Targets = append(out.Targets, t)
+		}
+	}
+	return &out
 }
 
 // selected is how many of n items a filter of k names selects.

@@ -387,3 +387,31 @@ func TestRunHelpListsFormats(t *testing.T) {
 		t.Error("run is not in the command list")
 	}
 }
+
+// TestRunOutWritesTheCommittedReports: run --out writes the same files as
+// make reports, the compaction curve and its charts included, so a user
+// of the binary sees what the repository's reports show.
+func TestRunOutWritesTheCommittedReports(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	r := runMain(t, "", "run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--out", out)
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, name := range []string{"matrix.md", "matrix.json", "junit.xml", "matrix.html"} {
+		got, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("..", "..", "reports", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("run --out wrote a %s that differs from reports/%s (make reports)", name, name)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "matrix.md")); !bytes.Contains(b, []byte("Quality after compaction")) {
+		t.Error("run --out's matrix.md has no compaction section")
+	}
+}
