@@ -92,6 +92,21 @@ type KnownFailure struct {
 	Line     int
 }
 
+// Alias returns the target and the index of the alias a name such as
+// "deepseek~1" (see [Target.AliasName]) names.
+func (f *File) Alias(name string) (Target, int, bool) {
+	id, n, ok := strings.Cut(name, "~")
+	if !ok {
+		return Target{}, 0, false
+	}
+	t, ok := f.Target(id)
+	i, err := strconv.Atoi(n)
+	if !ok || err != nil || i < 1 || i > len(t.Aliases) || strconv.Itoa(i) != n {
+		return Target{}, 0, false
+	}
+	return t, i - 1, true
+}
+
 // Target returns the target with the given id.
 func (f *File) Target(id string) (Target, bool) {
 	for _, t := range f.Targets {

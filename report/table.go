@@ -105,7 +105,9 @@ func WriteTable(w io.Writer, m *Matrix, color bool) error {
 // writeEvidence writes what a failing or unjudged cell expected, what
 // happened, and the provider's words, each indented under the cell.
 func writeEvidence(b *bytes.Buffer, c Cell) {
-	for _, item := range [][2]string{{"expected", c.Expected}, {"actual", c.Actual}, {"provider error", c.ProviderError}} {
+	// The provider's body (often indented JSON) goes on one line.
+	body := strings.Join(strings.Fields(c.ProviderError), " ")
+	for _, item := range [][2]string{{"expected", c.Expected}, {"actual", c.Actual}, {"provider error", body}} {
 		if v := printable(strings.TrimSpace(item[1])); v != "" && (item[0] != "provider error" || !strings.Contains(c.Actual, v)) {
 			b.WriteString("    " + item[0] + ": " + strings.ReplaceAll(v, "\n", "\n      ") + "\n")
 		}

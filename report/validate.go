@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -39,7 +40,7 @@ func (m *Matrix) Validate() error {
 		return err
 	}
 	if m.Evidence != nil {
-		if err := m.Evidence.validate(m.Targets); err != nil {
+		if err := m.Evidence.validate(m.ownTargets()); err != nil {
 			return err
 		}
 	}
@@ -84,17 +85,36 @@ func (m *Matrix) Validate() error {
 	return nil
 }
 
+// ownTargets returns the targets' rows, without the rows of aliases
+// ("id~N"), which are judged against their target's cassettes and have no
+// recorded evidence of their own.
+func (m *Matrix) ownTargets() []string {
+	var out []string
+	for _, t := range m.Targets {
+		if !strings.Contains(t, "~") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // checkIDs checks that ids are well-formed and unique, and returns them as a set.
+// A target's row may be one of its aliases, "id~N" (N from 1).
 func checkIDs(field string, ids []string) (map[string]bool, error) {
 	set := make(map[string]bool, len(ids))
 	for i, id := range ids {
+		if base, n, alias := strings.Cut(id, "~"); field == "targets" && alias {
+			if k, err := strconv.Atoi(n); err == nil && k > 0 && strconv.Itoa(k) == n && validID(base) {
+				id = base
+			}
+		}
 		if !validID(id) {
 			return nil, fmt.Errorf("%s[%d]: %q is not a lowercase id (words of a-z and 0-9 joined by -, . or _)", field, i, id)
 		}
-		if set[id] {
-			return nil, fmt.Errorf("%s[%d]: duplicate id %q", field, i, id)
+		if set[ids[i]] {
+			return nil, fmt.Errorf("%s[%d]: duplicate id %q", field, i, ids[i])
 		}
-		set[id] = true
+		set[ids[i]] = true
 	}
 	return set, nil
 }

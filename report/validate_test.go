@@ -46,6 +46,8 @@ func TestValidate(t *testing.T) {
 		{Matrix{Targets: []string{"a", "Bad Id"}, Scenarios: []string{"x"}},
 			`targets[1]: "Bad Id" is not a lowercase id (words of a-z and 0-9 joined by -, . or _)`, "ids are lowercase words"},
 		{Matrix{Targets: []string{"a-"}, Scenarios: []string{"x"}}, `targets[0]: "a-" is not a lowercase id`, "an id does not end in a separator"},
+		{Matrix{Targets: []string{"a~0"}, Scenarios: []string{"x"}}, `targets[0]: "a~0" is not a lowercase id`, "an alias counts from 1"},
+		{Matrix{Targets: []string{"a", "x~1"}, Scenarios: []string{"x~1"}}, `scenarios[0]: "x~1" is not a lowercase id`, "only a target's row may be an alias"},
 		{Matrix{Targets: []string{"a--b"}, Scenarios: []string{"x"}}, `targets[0]: "a--b" is not a lowercase id`, "separators are single"},
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{""}}, `scenarios[0]: "" is not a lowercase id`, "an empty scenario name is refused"},
 		{Matrix{Targets: []string{"a", "a"}, Scenarios: []string{"x"}}, `targets[1]: duplicate id "a"`, "target ids are unique"},

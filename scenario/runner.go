@@ -266,7 +266,8 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 
 // RunMatrix runs every selected target × scenario (all when the selections
 // are empty) and returns the matrix; progress, when set, is called after
-// each cell.
+// each cell. A selected alias name ("deepseek~1") runs that alias's cells
+// after its target's, as a row of its own.
 func (r *Runner) RunMatrix(ctx context.Context, targets, scenarios []string, progress func(report.Cell)) (*report.Matrix, error) {
 	info := r.Implementation()
 	m := &report.Matrix{Implementation: &info}
@@ -281,21 +282,29 @@ func (r *Runner) RunMatrix(ctx context.Context, targets, scenarios []string, pro
 		}
 	}
 	for _, id := range targets {
-		if _, ok := r.Matrix.Target(id); !ok {
+		_, ok := r.Matrix.Target(id)
+		if _, _, alias := r.Matrix.Alias(id); !ok && !alias {
 			return nil, fmt.Errorf("unknown target %q", id)
 		}
 	}
-	for _, t := range r.Matrix.Targets {
-		if len(targets) > 0 && !slices.Contains(targets, t.ID) {
-			continue
-		}
-		m.Targets = append(m.Targets, t.ID)
-		for _, name := range m.Scenarios {
-			sc, _ := ByName(name)
-			cell := r.Cell(ctx, t, sc)
-			m.Cells = append(m.Cells, cell)
+	row := func(name string, cell func(Scenario) report.Cell) {
+		m.Targets = append(m.Targets, name)
+		for _, scName := range m.Scenarios {
+			sc, _ := ByName(scName)
+			c := cell(sc)
+			m.Cells = append(m.Cells, c)
 			if progress != nil {
-				progress(cell)
+				progress(c)
+			}
+		}
+	}
+	for _, t := range r.Matrix.Targets {
+		if len(targets) == 0 || slices.Contains(targets, t.ID) {
+			row(t.ID, func(sc Scenario) report.Cell { return r.Cell(ctx, t, sc) })
+		}
+		for i := range t.Aliases {
+			if slices.Contains(targets, t.AliasName(i)) {
+				row(t.AliasName(i), func(sc Scenario) report.Cell { return r.AliasCell(ctx, t, i, sc) })
 			}
 		}
 	}

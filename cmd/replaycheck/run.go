@@ -14,6 +14,7 @@ import (
 
 	"github.com/replaycheck/replaycheck/evidence"
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario"
 )
@@ -54,8 +55,8 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			"network and no Go toolchain. Progress goes to stderr, the matrix to stdout;\n"+
 			"--out writes matrix.md, matrix.json, junit.xml, matrix.html and\n"+
 			"shields.io endpoint badges (badges/matrix.json, badges/<target>.json) into a\n"+
-			"directory instead: the files make reports writes, with the post-compaction\n"+
-			"quality curve and its charts (the reference engine's). The exit code is 1 when any cell fails, a declared\n"+
+			"directory instead: the files make reports writes. md, json, html and --out\n"+
+			"carry the reference engine's post-compaction quality curve. The exit code is 1 when any cell fails, a declared\n"+
 			"known failure that passes included; 3 when any cell could not be judged\n"+
 			"for bad input (error: an unreadable cassette, say); 4 when any cell is\n"+
 			"unverified (the cassettes hold no answer to a request sent: record it)\n"+
@@ -134,6 +135,11 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	if client != nil {
 		defer client.Close()
 		r.Engine = client
+		for _, id := range targets {
+			if _, _, alias := mf.Alias(id); alias {
+				return f.usagef("--target %q: an alias replays through the reference engine only, not --engine", id)
+			}
+		}
 	}
 	p := newProgress(std.err, selected(len(mf.Targets), len(targets))*selected(len(scenario.All()), len(scenarios)))
 	m, err := r.RunMatrix(ctx, targets, scenarios, p.cell)
@@ -149,16 +155,16 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	if err := evidence.Attach(m, evidence.Inputs{Matrix: mf, Profiles: profiles, Dir: *evidenceDir}); err != nil {
 		return err
 	}
-	if *out != "" {
-		// The reports make reports writes carry the post-compaction quality
-		// curve of the reference engine; an engine over the protocol has
-		// none (the curve runs the reference engine against the profiles'
-		// simulators).
-		if client == nil {
-			if m.Curve, err = scenario.QualityCurve(ctx, selectedTargets(mf, targets), profiles); err != nil {
-				return err
-			}
+	// The reports make reports writes carry the post-compaction quality
+	// curve of the reference engine; an engine over the protocol has none
+	// (the curve runs the reference engine against the profiles'
+	// simulators), and neither has the table.
+	if client == nil && (*out != "" || *format != "table") {
+		if m.Curve, err = scenario.QualityCurve(ctx, curveTargets(selectedTargets(mf, targets), profiles), profiles); err != nil {
+			return err
 		}
+	}
+	if *out != "" {
 		if err := report.WriteDir(*out, m); err != nil {
 			return err
 		}
@@ -217,6 +223,20 @@ func selectedTargets(mf *matrix.File, ids []string) *matrix.File {
 	return &out
 }
 
+// curveTargets returns mf with only the targets whose provider profile is
+// there: the curve runs against the profile's simulator, and a target
+// without one is already an error cell.
+func curveTargets(mf *matrix.File, profiles map[string]*providers.Profile) *matrix.File {
+	out := *mf
+	out.Targets = nil
+	for _, t := range mf.Targets {
+		if _, ok := profiles[t.Profile]; ok {
+			out.Targets = append(out.Targets, t)
+		}
+	}
+	return &out
+}
+
 // selected is how many of n items a filter of k names selects.
 func selected(n, k int) int {
 	if k == 0 {
@@ -229,8 +249,9 @@ func selected(n, k int) int {
 // as usage errors, before anything runs.
 func checkSelection(f *commandFlags, mf *matrix.File, targets, scenarios []string) error {
 	for i, id := range targets {
-		if _, ok := mf.Target(id); !ok {
-			return f.usagef("--target %q: no such target in %s", id, f.matrix)
+		_, ok := mf.Target(id)
+		if _, _, alias := mf.Alias(id); !ok && !alias {
+			return f.usagef("--target %q: no such target or alias in %s", id, f.matrix)
 		}
 		if slices.Contains(targets[:i], id) {
 			return f.usagef("--target %q given twice", id)

@@ -90,6 +90,9 @@ func TestRun(t *testing.T) {
 		if err := evidence.Attach(m, evidence.Inputs{Matrix: mf, Profiles: profiles, Dir: fixture}); err != nil {
 			t.Fatal(err)
 		}
+		if m.Curve, err = scenario.QualityCurve(context.Background(), selectedTargets(mf, runFixtureTargets), profiles); err != nil {
+			t.Fatal(err)
+		}
 		var want bytes.Buffer
 		if err := report.WriteJSON(&want, m); err != nil {
 			t.Fatal(err)
@@ -228,7 +231,7 @@ func testRunExitCodes(t *testing.T, fixture string) {
 		{"a selection of n/a cells judges nothing: exit 4", with(repoMatrix, "--target", "deepseek", "--scenario", "strict-schema,flags"), exitNotJudged,
 			nil, []string{"replaycheck run: no cell was judged: every selected cell is n/a"}},
 		{"an unknown target is a usage error", with(repoMatrix, "--target", "nosuch"), exitUsage,
-			nil, []string{`--target "nosuch": no such target in ` + repoMatrix, "usage: replaycheck run"}},
+			nil, []string{`--target "nosuch": no such target or alias in ` + repoMatrix, "usage: replaycheck run"}},
 		{"an unknown scenario is a usage error", with(repoMatrix, "--scenario", "carrier"), exitUsage,
 			nil, []string{`--scenario "carrier": unknown scenario (want one of carriers, missing-echo,`}},
 		{"a repeated target is a usage error", with(repoMatrix, "--target", "deepseek", "--target", "deepseek"), exitUsage,
@@ -310,22 +313,11 @@ func TestRunAgreesWithCommittedReport(t *testing.T) {
 	if _, err := os.Stat(repoCassettes); err != nil {
 		t.Skipf("no committed cassettes: %v", err)
 	}
-	// run does not draw the quality curve (make reports does): compare
-	// without it.
-	m, err := report.ReadJSON(bytes.NewReader(want))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Curve = nil
-	var withoutCurve bytes.Buffer
-	if err := report.WriteJSON(&withoutCurve, m); err != nil {
-		t.Fatal(err)
-	}
 	r := runMain(t, "", "run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--format", "json")
 	if r.code == exitUsage || r.code == exitHarness {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if diff := cmp.Diff(withoutCurve.String(), r.stdout); diff != "" {
+	if diff := cmp.Diff(string(want), r.stdout); diff != "" {
 		t.Errorf("run --format json differs from %s (-committed +run); regenerate the reports with make reports:\n%s", committed, diff)
 	}
 }
@@ -413,5 +405,35 @@ func TestRunOutWritesTheCommittedReports(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(out, "matrix.md")); !bytes.Contains(b, []byte("Quality after compaction")) {
 		t.Error("run --out's matrix.md has no compaction section")
+	}
+}
+
+// TestRunAnAliasByItsName: an alias the gate names ("deepseek~1") is a
+// row run can reproduce, judged against its target's cassettes, and an
+// alias that does not exist is a usage error naming it.
+func TestRunAnAliasByItsName(t *testing.T) {
+	t.Parallel()
+	r := runMain(t, "", "run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--target", "deepseek~1", "--format", "json")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var doc struct {
+		Targets []string
+		Cells   []struct{ Target, Scenario, Status string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Targets) != 1 || doc.Targets[0] != "deepseek~1" || len(doc.Cells) != 9 {
+		t.Fatalf("targets %v, %d cells: want the alias's row", doc.Targets, len(doc.Cells))
+	}
+	for _, c := range doc.Cells {
+		if c.Target != "deepseek~1" || (c.Scenario == "missing-echo" && c.Status != "pass") {
+			t.Errorf("cell %+v", c)
+		}
+	}
+	r = runMain(t, "", "run", "--matrix", repoMatrix, "--target", "deepseek~9")
+	if r.code != exitUsage || !strings.Contains(r.stderr, `--target "deepseek~9": no such target or alias`) {
+		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
 }
