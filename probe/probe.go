@@ -107,7 +107,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 				return nil, fmt.Errorf("probe: %s: %w (--max-requests %d)", name, harness.ErrRequestCap, budget)
 			}
 		}
+		ro.Transport = stopAtNotJudged(opts.Record.Transport, opts.Record.Secrets)
 		its, rec, err := scenario.Record(ctx, target, &opts.Matrix.Table, sc, ro)
+		var notJudged *NotJudgedError
+		if errors.As(err, &notJudged) {
+			return nil, fmt.Errorf("probe %s: %s: %w", id, name, notJudged)
+		}
 		if err != nil {
 			return nil, err
 		}

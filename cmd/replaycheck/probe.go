@@ -18,16 +18,21 @@ import (
 )
 
 func runProbe(ctx context.Context, std *streams, args []string) error {
-	f := newFlags("probe", "probe --provider P --base-url URL --model M [--api-mode chat] [--key-env VAR] [--max-requests N] [--out DIR] [--force]",
+	f := newFlags("probe", "probe --provider P --base-url URL --model M [--api-mode chat] (--key-env VAR | --no-key) [--max-requests N] [--out DIR] [--force]",
 		"Check a provider that is not in the route table yet: record the wire-variant battery\n"+
 			"against it (live, with the key in the --key-env variable), infer what it accepts\n"+
 			"(carriers accepted and read, the must-echo pad, a strict schema, signed reasoning),\n"+
 			"and print a proposed matrix.yaml target and route row, a draft provider profile,\n"+
 			"and the target's column of the matrix under that proposal. The cassettes and the\n"+
-			"draft profile are written under --out. Refuses to run under CI=true without --force.")
+			"draft profile are written under --out. Refuses to run under CI=true without --force.\n"+
+			"A key is required (--key-env; on *.amazonaws.com the AWS_* environment) unless\n"+
+			"--no-key says the endpoint takes none. The probe stops at the first answer that is\n"+
+			"not the provider judging the request body (401, 403, 404, 407, 408, 429, 5xx),\n"+
+			"quoting it, and exits 3.")
 	var rf routeFlags
 	rf.register(f)
 	keyEnv := f.String("key-env", "", "the environment variable `VAR` holding the API key")
+	noKey := f.Bool("no-key", false, "the endpoint takes no key (a local server, the simulator): probe it without one")
 	maxRequests := f.Int("max-requests", 0, "stop after `N` requests to the provider (0: no cap)")
 	out := f.String("out", "probe", "the `DIR` to write cassettes and the draft profile into")
 	force := f.Bool("force", false, "record even under CI=true")
@@ -47,6 +52,12 @@ func runProbe(ctx context.Context, std *streams, args []string) error {
 	}
 	if *maxRequests < 0 {
 		return f.usagef("--max-requests %d: must be 0 (no cap) or more", *maxRequests)
+	}
+	switch {
+	case *noKey && *keyEnv != "":
+		return f.usagef("--no-key and --key-env exclude each other")
+	case !*noKey && *keyEnv == "" && !isAWSHost(route.Host()):
+		return f.usagef("no key: pass --key-env VAR naming the variable that holds the endpoint's key, or --no-key if the endpoint takes none")
 	}
 	key := ""
 	if *keyEnv != "" {

@@ -75,7 +75,7 @@ func TestProbeRefuses(t *testing.T) {
 		{[]string{"CI=true"}, []string{"--provider", "acme", "--base-url", "http://127.0.0.1:1/v1", "--model", "m"}, "refusing to probe under CI", "probing spends requests"},
 		{nil, []string{"--base-url", "http://127.0.0.1:1/v1", "--model", "m"}, "--provider", "the provider is required"},
 		{nil, []string{"--provider", "acme", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--key-env", "NO_SUCH_VAR_X"}, "--key-env NO_SUCH_VAR_X", "an unset key variable"},
-		{nil, []string{"--provider", "deepseek", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--matrix", repoMatrix}, "already in", "a provider the table already has"},
+		{nil, []string{"--provider", "deepseek", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--no-key", "--matrix", repoMatrix}, "already in", "a provider the table already has"},
 	}
 	for _, tt := range tests {
 		r := runBinary(t, testEnv(t, tt.env...), append([]string{"probe"}, tt.args...)...)
