@@ -29,8 +29,8 @@ func TestProbeAgainstServe(t *testing.T) {
 		"refused reasoning_details: 400",
 		"must echo: no",
 		"  - {id: acme, api_mode: chat, provider: acme,",
-		"carrier_routes:\n  - id: acme\n    carriers: [reasoning]\n    providers: [acme]",
-		"its column of the matrix under the proposal:",
+		"carrier_routes: append\n  - {id: acme, carriers: [reasoning], providers: [acme]}",
+		"its column of the matrix under the proposal (every scenario the draft profile says applies: carriers, strict-schema, fallback, resume, compaction, branch):",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("probe output lacks %q:\n%s", want, r.stdout)
@@ -48,13 +48,16 @@ func TestProbeAgainstServe(t *testing.T) {
 	if p.Confidence != providers.ConfidenceUnconfirmed || len(p.Rules) != 2 {
 		t.Errorf("draft profile: confidence %s, %d rules; want unconfirmed with the two refusals", p.Confidence, len(p.Rules))
 	}
-	for _, sc := range []string{"carriers", "missing-echo", "strict-schema", "signed-roundtrip"} {
-		f, err := harness.Read(harness.Path(out, "acme", sc))
+	for _, path := range []string{
+		harness.Path(out, "acme", "carriers"), harness.Path(out, "acme", "strict-schema"), harness.Path(out, "acme", "fallback"),
+		harness.Path(filepath.Join(out, "evidence"), "acme", "missing-echo"), harness.Path(filepath.Join(out, "evidence"), "acme", "signed-roundtrip"),
+	} {
+		f, err := harness.Read(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if f.Provenance.Kind != harness.Simulated || len(harness.Scan(f)) > 0 {
-			t.Errorf("%s: provenance %s, credential findings %v", sc, f.Provenance.Kind, harness.Scan(f))
+			t.Errorf("%s: provenance %s, credential findings %v", path, f.Provenance.Kind, harness.Scan(f))
 		}
 	}
 	if strings.Contains(r.stdout, "sk-test") {
