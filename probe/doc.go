@@ -14,4 +14,5 @@
 // scenario the draft says the target is judged on, under the adopted
 // table; and runs the target's whole column. An answer that is not the
 // provider judging the body (401, 403, 404, 407, 408, 429, 5xx) stops it.
+// [Adopt] applies the proposal to a checkout.
 package probe

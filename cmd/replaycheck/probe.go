@@ -23,8 +23,8 @@ func runProbe(ctx context.Context, std *streams, args []string) error {
 			"provider profile whose rules name their evidence. Every other scenario the draft\n"+
 			"says applies is then recorded under the proposal, and the target's whole column is\n"+
 			"run. Under --out: the column's cassettes in <target>/, the battery kept only as\n"+
-			"evidence in evidence/<target>/, and the draft in providers/<target>.yaml. A key is\n"+
-			"required (--key-env; on\n"+
+			"evidence in evidence/<target>/, the draft in providers/<target>.yaml, and adopt.yaml,\n"+
+			"which `replaycheck adopt DIR` applies. A key is required (--key-env; on\n"+
 			"*.amazonaws.com the AWS_* environment) unless --no-key says the endpoint takes none.\n"+
 			"The probe stops at the first answer that is not the provider judging the request\n"+
 			"body (401, 403, 404, 407, 408, 429, 5xx), quoting it, and exits 3; it exits 1 when\n"+

@@ -12,9 +12,9 @@ import (
 	"github.com/replaycheck/replaycheck/report"
 )
 
-// writeProbe writes the draft profile beside the probe's cassettes, at
-// <out>/providers/<target>.yaml, where it can be copied into providers/
-// as it is.
+// writeProbe writes what a probe proposes beside its cassettes: the draft
+// profile at <out>/providers/<target>.yaml, where it can be copied into
+// providers/ as it is, and the proposal as data at <out>/adopt.yaml.
 func writeProbe(res *probe.Result, out string) error {
 	profile, err := res.ProfileYAML()
 	if err != nil {
@@ -24,11 +24,15 @@ func writeProbe(res *probe.Result, out string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(path, []byte(profile), 0o644)
+	if err := os.WriteFile(path, []byte(profile), 0o644); err != nil {
+		return err
+	}
+	return probe.WriteAdoption(out, res.Adoption())
 }
 
 // printProbe prints the findings with their evidence, the proposal, the
-// draft profile and the target's column under the proposal.
+// draft profile, the target's column under the proposal, and how to adopt
+// it.
 func printProbe(w io.Writer, res *probe.Result, out string) error {
 	id := res.Target.ID
 	fmt.Fprintf(w, "probe %s: %d requests sent, %d interactions recorded (%s) under %s\n\n", id, res.Sent, res.Interactions, res.Provenance, out)
@@ -59,7 +63,11 @@ func printProbe(w io.Writer, res *probe.Result, out string) error {
 	fmt.Fprintf(w, "\nproposed matrix.yaml target:\n%s\nproposed route table change:\n%s\n", res.TargetYAML(), res.RouteYAML())
 	fmt.Fprintf(w, "draft provider profile (%s; every rule unconfirmed until checked against the provider's docs):\n%s\n", profilePath, profile)
 	fmt.Fprintf(w, "its column of the matrix under the proposal (every scenario the draft profile says applies: %s):\n", strings.Join(res.Scenarios, ", "))
-	return report.WriteTable(w, res.Column, false)
+	if err := report.WriteTable(w, res.Column, false); err != nil {
+		return err
+	}
+	printAdopt(w, res, out)
+	return nil
 }
 
 // printCarriers prints the chat verdicts per carrier.
@@ -95,6 +103,23 @@ func printCarriers(w io.Writer, res *probe.Result) {
 	default:
 		fmt.Fprintln(w, "must echo: no")
 	}
+}
+
+// printAdopt says how to adopt the proposal: mechanically, or by hand.
+func printAdopt(w io.Writer, res *probe.Result, out string) {
+	id := res.Target.ID
+	fmt.Fprintf(w, "\nto adopt the proposal, from the repository's root:\n")
+	fmt.Fprintf(w, "  replaycheck adopt %s\n", out)
+	fmt.Fprintf(w, "which applies %s: it copies %s into providers/ and %s/%s/*.yaml into cassettes/%s/,\n",
+		filepath.Join(out, probe.AdoptFile), filepath.Join(out, "providers", id+".yaml"), out, id, id)
+	fmt.Fprintf(w, "adds the target above to matrix.yaml's targets and makes the route table change above; then\n")
+	fmt.Fprintf(w, "  replaycheck run --target %s\n", id)
+	fmt.Fprintf(w, "judges the %d cells of its column from the copied cassettes.", len(res.Scenarios))
+	if len(res.Evidence) > 0 {
+		fmt.Fprintf(w, " %s/%s/%s/ holds the battery recorded only as evidence (%s): keep it with the proposal, do not copy it into cassettes/.",
+			out, probe.EvidenceDir, id, strings.Join(res.Evidence, ", "))
+	}
+	fmt.Fprintln(w)
 }
 
 // columnVerdict is the probe's exit: a failing cell under the proposal
