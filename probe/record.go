@@ -70,14 +70,14 @@ func (r *recorder) record(ctx context.Context, table *engine.Table, p *providers
 		// --max-requests caps the whole probe, not each scenario.
 		ro.MaxRequests = budget - r.res.Sent
 		if ro.MaxRequests <= 0 {
-			return fmt.Errorf("probe %s: %s: %w (--max-requests %d)", r.target.ID, name, harness.ErrRequestCap, budget)
+			return fmt.Errorf("%s/%s: %w (--max-requests %d)", r.target.ID, name, harness.ErrRequestCap, budget)
 		}
 	}
 	ro.Transport = stopAtNotJudged(r.opts.Record.Transport, r.opts.Record.Secrets)
 	its, rec, err := scenario.RecordWith(ctx, r.target, table, p, sc, ro)
 	var notJudged *NotJudgedError
 	if errors.As(err, &notJudged) {
-		return fmt.Errorf("probe %s: %s: %w", r.target.ID, name, notJudged)
+		return fmt.Errorf("%s/%s: %w", r.target.ID, name, notJudged)
 	}
 	if err != nil {
 		return err
