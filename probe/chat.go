@@ -185,10 +185,10 @@ func (in *inference) chatReads(b chatBattery) {
 			read = b.memos[one] > 0
 			shown = []Evidence{b.own[one]}
 		case !slices.ContainsFunc(subsets(), func(s engine.CarrierSet) bool { return b.own[s].carries(c) }):
-			in.find(string(c), "read: cannot be told (the provider's own turns hold none to replay), so it is not proposed")
+			in.find(string(c), "not proposed: whether it is read cannot be told (the provider's own turns hold none to replay)")
 			continue
 		default:
-			in.find(string(c), "read: cannot be told (no pair of accepted variants isolates it), so it is not proposed")
+			in.find(string(c), "not proposed: whether it is read cannot be told (no pair of accepted variants isolates it)")
 			continue
 		}
 		in.res.Read[c] = read
