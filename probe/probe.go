@@ -2,11 +2,10 @@ package probe
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"regexp"
+	"os"
+	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/matrix"
@@ -16,55 +15,83 @@ import (
 	"github.com/replaycheck/replaycheck/suites/harness"
 )
 
-// Scenarios are the scripts a probe records: they carry the evidence the
-// inference needs.
-var Scenarios = []string{"carriers", "missing-echo", "strict-schema", "signed-roundtrip"}
-
 // Options configures a probe.
 type Options struct {
 	// Route is the new provider's route.
 	Route engine.Route
-	// Matrix is the current route table and targets.
+	// Matrix is the current route table and targets; its Path must name
+	// the file it was loaded from, whose text the proposal edits.
 	Matrix *matrix.File
 	// Record configures the recording (where requests go, credentials,
 	// the request cap); TargetBaseURL is set from Route.
 	Record harness.RecordOptions
-	// Out is the cassette directory the probe writes.
+	// Out is the directory the probe writes: the cassettes of the target's
+	// column under Out/<target>/, the battery recorded only as evidence
+	// under Out/evidence/<target>/.
 	Out string
-	// Date stamps recorded provenance (YYYY-MM-DD).
+	// Date stamps recorded provenance and the draft profile's sources
+	// (YYYY-MM-DD).
 	Date string
 }
 
 // A Result is what a probe inferred and proposes.
 type Result struct {
 	Target matrix.Target
-	// Accepted, Refused and Read are per standard carrier: accepted on an
-	// assistant message, refused (with the provider's body), and read (the
-	// answer changed with it; only observable against the simulator).
+	// Notes say what the probe changed in the route it was given, or
+	// could not tell, in words.
+	Notes []string
+	// Findings are the conclusions, each with the recorded variants that
+	// show it.
+	Findings []Finding
+	// Accepted, Refused and Read are per standard carrier (chat routes):
+	// accepted on an assistant message, refused (with the provider's
+	// body), and read (the answer changed with it; only observable against
+	// the simulator, see ReadObservable).
 	Accepted map[engine.Carrier]bool
 	Refused  map[engine.Carrier]Refusal
 	Read     map[engine.Carrier]bool
-	// MustEcho is set when a bare tool turn without reasoning_content was
-	// refused and the one-space pad accepted.
+	// ReadObservable is set when some recorded answer stated an earlier
+	// conclusion, so whether a carrier is read could be told.
+	ReadObservable bool
+	// MustEcho is set when a bare tool turn without reasoning was refused
+	// and the one-space pad accepted; BlankIsMissing when the same turn
+	// with "" was refused too.
 	MustEcho        bool
 	MustEchoRefusal Refusal
+	BlankIsMissing  bool
 	// Signed lists the opaque fields the provider's responses carry.
 	Signed []string
 	// Emitted lists the reasoning fields of the provider's responses.
 	Emitted []string
-	// Carriers is the proposed carrier set.
+	// Carriers is the proposed carrier set (chat routes).
 	Carriers engine.CarrierSet
-	// Row is the id of the existing row whose carriers match, or "" when a
-	// new row is proposed.
+	// Row is the carrier row the route takes under the proposal: an
+	// existing row it joins, or the one the route already takes ("default",
+	// "default-local"), or a new row named after the target; "native" on
+	// other api modes.
 	Row string
+	// Native is what the proposal decides for a native route, in words.
+	Native string
+	// Edits are the proposed changes of matrix.yaml: the target first,
+	// then the route table's.
+	Edits []matrix.Edit
+	// Draft is the draft provider profile: every rule quotes a recorded
+	// body and names the variants that show it.
+	Draft *providers.Profile
+	// Scenarios are the scenarios the target is judged on (those the
+	// draft profile says apply), recorded under Out/<target>/; Evidence
+	// those recorded only as evidence, under Out/evidence/<target>/.
+	Scenarios, Evidence []string
 	// Provenance is the kind of the recordings.
 	Provenance string
 	// Column is the target's column of the matrix under the proposal.
 	Column *report.Matrix
-	// Interactions is how many requests were recorded.
+	// Interactions is how many interactions were recorded.
 	Interactions int
 	// Sent is how many requests reached the provider.
 	Sent int
+
+	plan plan
 }
 
 // A Refusal is a recorded 4xx answer.
@@ -73,203 +100,114 @@ type Refusal struct {
 	Body   string
 }
 
-var idSyntax = regexp.MustCompile(`[^a-z0-9]+`)
+// EvidenceDir is the directory under Out holding the cassettes recorded
+// only as evidence: the battery scenarios the target is not judged on.
+const EvidenceDir = "evidence"
 
-// TargetID derives a kebab-case target id from a provider id.
-func TargetID(provider string) string {
-	id := strings.Trim(idSyntax.ReplaceAllString(strings.ToLower(provider), "-"), "-")
-	if id == "" {
-		id = "probe"
-	}
-	return id
-}
-
-// Run records the battery and infers the provider's profile.
+// Run records the dialect's battery, infers the provider's behaviour,
+// proposes a target, a route-table change and a draft profile, records
+// every other scenario the target will be judged on under that proposal,
+// and runs the target's column.
 func Run(ctx context.Context, opts Options) (*Result, error) {
-	id := TargetID(opts.Route.Provider)
-	target := matrix.Target{ID: id, Route: opts.Route, Profile: id}
+	route, notes := normaliseRoute(opts.Route)
+	opts.Record.SendBaseURL = normaliseSend(route, opts.Record.SendBaseURL)
+	id := TargetID(route.Provider)
 	if _, exists := opts.Matrix.Target(id); exists {
 		return nil, fmt.Errorf("probe: target %q is already in %s", id, opts.Matrix.Path)
 	}
-	res := &Result{Target: target, Accepted: map[engine.Carrier]bool{}, Refused: map[engine.Carrier]Refusal{}, Read: map[engine.Carrier]bool{}}
-	host := engine.Hostname(opts.Record.SendBaseURL)
-	if host == "" {
-		host = engine.Hostname(opts.Route.BaseURL)
-	}
-	budget := opts.Record.MaxRequests
-	for _, name := range Scenarios {
-		sc, _ := scenario.ByName(name)
-		ro := opts.Record
-		if budget > 0 {
-			// --max-requests caps the whole probe, not each scenario.
-			ro.MaxRequests = max(budget-res.Sent, 0)
-			if ro.MaxRequests == 0 {
-				return nil, fmt.Errorf("probe: %s: %w (--max-requests %d)", name, harness.ErrRequestCap, budget)
-			}
-		}
-		its, rec, err := scenario.Record(ctx, target, &opts.Matrix.Table, sc, ro)
-		if err != nil {
-			return nil, err
-		}
-		res.Sent += rec.Sent()
-		f := scenario.CassetteFile(target, sc, its, rec, opts.Date, host)
-		res.Provenance = f.Provenance.Kind
-		res.Interactions += len(its)
-		if err := harness.Write(harness.Path(opts.Out, id, name), f); err != nil {
+	target := matrix.Target{ID: id, Route: route, Profile: id}
+	res := &Result{Target: target, Notes: notes, Accepted: map[engine.Carrier]bool{}, Refused: map[engine.Carrier]Refusal{}, Read: map[engine.Carrier]bool{}}
+	rec := newRecorder(opts, target, res)
+	evidence := filepath.Join(opts.Out, EvidenceDir)
+	battery := Battery(route.APIMode)
+	for _, name := range battery {
+		if err := rec.record(ctx, batteryTable(opts.Matrix, route, name), nil, name, evidence); err != nil {
 			return nil, err
 		}
 	}
-	if err := res.infer(ctx, opts); err != nil {
+	in := &inference{res: res, opts: opts, dir: evidence}
+	if err := in.run(ctx); err != nil {
+		return nil, err
+	}
+	adopted, err := res.propose(opts.Matrix)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.recordColumn(ctx, rec, adopted, evidence); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// infer replays the recorded battery with single-variant deciders.
-func (res *Result) infer(ctx context.Context, opts Options) error {
+// recordColumn records, under the adopted table, every scenario the draft
+// profile says the target is judged on: a battery cassette moves from the
+// evidence directory into the column, the others are recorded. A moved
+// cassette whose cell the proposal leaves unverified is recorded again
+// under the adopted table.
+func (res *Result) recordColumn(ctx context.Context, rec *recorder, adopted *matrix.File, evidence string) error {
 	t := res.Target
-	draft := res.assumedProfile()
-	// Strict replay: the draft profile is inferred from these very
-	// recordings, so it must not judge what they do not hold.
-	r := &scenario.Runner{Matrix: opts.Matrix, Profiles: map[string]*providers.Profile{t.ID: draft}, CassetteDir: opts.Out, StrictReplay: true}
-	base := opts.Matrix.Table.Decide(t.Route, 0)
-	try := func(name string, carriers engine.CarrierSet, pad bool) (*scenario.Conv, error) {
-		d := base
-		d.Carriers, d.Pad = carriers, pad
-		sc, _ := scenario.ByName(name)
-		return r.Try(ctx, t, sc, scenario.Fixed(d))
-	}
-	none, err := try("carriers", 0, false)
-	if err != nil && !isAnswer(err) {
-		return fmt.Errorf("probe: replaying the bare battery: %w", err)
-	}
-	seen := len(answerMemos(none))
-	if none != nil && len(none.Session.Messages) > 1 {
-		res.Emitted = emittedFields(none.Session.Messages[1])
-	}
-	for _, c := range engine.AllCarriers {
-		// The strict-schema script's one turn replays another provider's
-		// reasoning on every carrier: its first request is the evidence.
-		conv, err := try("strict-schema", engine.NewCarrierSet(c), false)
+	battery := Battery(t.Route.APIMode)
+	res.Scenarios, res.Evidence = nil, nil
+	for _, sc := range scenario.All() {
+		applies, _ := sc.Applies(t, res.Draft)
+		inBattery := slices.Contains(battery, sc.Name)
 		switch {
-		case err != nil && !isAnswer(err):
-			return fmt.Errorf("probe: replaying %s: %w", c, err)
-		case conv == nil || len(conv.Exchanges) == 0:
-			return fmt.Errorf("probe: replaying %s: no request was sent", c)
-		case conv.Exchanges[0].Status/100 == 2:
-			res.Accepted[c] = true
-		default:
-			res.Refused[c] = Refusal{Status: conv.Exchanges[0].Status, Body: string(conv.Exchanges[0].Response)}
+		case applies && inBattery:
+			res.Scenarios = append(res.Scenarios, sc.Name)
+			if err := move(harness.Path(evidence, t.ID, sc.Name), harness.Path(rec.opts.Out, t.ID, sc.Name)); err != nil {
+				return err
+			}
+		case applies:
+			res.Scenarios = append(res.Scenarios, sc.Name)
+			if err := rec.record(ctx, &adopted.Table, res.Draft, sc.Name, rec.opts.Out); err != nil {
+				return err
+			}
+		case inBattery:
+			res.Evidence = append(res.Evidence, sc.Name)
 		}
-		if own, err := try("carriers", engine.NewCarrierSet(c), false); err == nil && len(answerMemos(own)) > seen {
-			res.Read[c] = true
-		}
 	}
-	_, bare := try("missing-echo", engine.NewCarrierSet(engine.ReasoningContent), false)
-	_, padded := try("missing-echo", engine.NewCarrierSet(engine.ReasoningContent), true)
-	var refusal *engine.RefusalError
-	if errors.As(bare, &refusal) && padded == nil {
-		res.MustEcho = true
-		res.MustEchoRefusal = Refusal{Status: refusal.Status, Body: string(refusal.Body)}
-	}
-	if conv, _ := try("signed-roundtrip", base.Carriers, base.Pad); conv != nil && len(conv.Exchanges) > 0 {
-		res.Signed = scenario.OpaqueFields(conv.Exchanges[0].Response)
-	}
-	res.propose(opts.Matrix)
-	column, err := res.column(ctx, opts)
+	column, err := res.column(ctx, adopted, rec.opts.Out)
 	if err != nil {
 		return err
+	}
+	var again []string
+	for _, c := range column.Cells {
+		if c.Status == report.StatusUnverified || c.Status == report.StatusError {
+			again = append(again, c.Scenario)
+		}
+	}
+	for _, name := range again {
+		if err := rec.record(ctx, &adopted.Table, res.Draft, name, rec.opts.Out); err != nil {
+			return err
+		}
+	}
+	if len(again) > 0 {
+		if column, err = res.column(ctx, adopted, rec.opts.Out); err != nil {
+			return err
+		}
 	}
 	res.Column = column
 	return nil
 }
 
-// isAnswer reports whether err is a scenario outcome (an assertion or the
-// provider's refusal) rather than a harness failure.
-func isAnswer(err error) bool {
-	var f *scenario.Failure
-	var refusal *engine.RefusalError
-	return errors.As(err, &f) || errors.As(err, &refusal)
+// column runs the target's whole column of the matrix under the adopted
+// table, replaying exactly (the draft profile is inferred from these very
+// recordings, so it must not judge what they do not hold).
+func (res *Result) column(ctx context.Context, adopted *matrix.File, dir string) (*report.Matrix, error) {
+	t, ok := adopted.Target(res.Target.ID)
+	if !ok {
+		return nil, fmt.Errorf("probe: the adopted table has no target %s", res.Target.ID)
+	}
+	f := *adopted
+	f.Targets = []matrix.Target{t}
+	r := &scenario.Runner{Matrix: &f, Profiles: map[string]*providers.Profile{res.Target.ID: res.Draft}, CassetteDir: dir, StrictReplay: true}
+	return r.RunMatrix(ctx, []string{res.Target.ID}, nil, nil)
 }
 
-func answerMemos(c *scenario.Conv) []string {
-	if c == nil || len(c.Session.Messages) == 0 {
-		return nil
+// move renames a cassette, creating the directory it goes to.
+func move(from, to string) error {
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
 	}
-	return scenario.AnswerMemos(c.Session.Messages[len(c.Session.Messages)-1])
-}
-
-// propose picks the carriers: those the provider reads when reading is
-// observable, else those it accepts; and the existing row that already
-// sends exactly them.
-func (res *Result) propose(m *matrix.File) {
-	var carriers engine.CarrierSet
-	readKnown := len(res.Read) > 0
-	for _, c := range engine.AllCarriers {
-		if res.Accepted[c] && (!readKnown || res.Read[c]) {
-			carriers = carriers.With(c)
-		}
-	}
-	if res.MustEcho {
-		carriers = carriers.With(engine.ReasoningContent)
-	}
-	res.Carriers = carriers
-	if carriers == m.Table.Default {
-		res.Row = "default"
-		return
-	}
-	for _, row := range m.Table.Rows {
-		if row.Carriers == carriers {
-			res.Row = row.ID
-			return
-		}
-	}
-}
-
-// Table returns the current table with the proposal applied: the provider
-// added to the matching row, or a new row before the defaults, and a
-// must-echo family when the provider needs the pad.
-func (res *Result) Table(m *matrix.File) *engine.Table {
-	t := m.Table
-	t.Rows = slices.Clone(t.Rows)
-	provider := strings.ToLower(strings.TrimSpace(res.Target.Route.Provider))
-	if res.Row == "default" {
-		// The default route already sends exactly these carriers.
-	} else if res.Row != "" {
-		for i := range t.Rows {
-			if t.Rows[i].ID == res.Row {
-				t.Rows[i].Providers = append(slices.Clone(t.Rows[i].Providers), provider)
-			}
-		}
-	} else {
-		t.Rows = append(t.Rows, engine.CarrierRow{ID: res.Target.ID, Carriers: res.Carriers, Providers: []string{provider}})
-	}
-	if res.MustEcho {
-		t.EchoFamilies = append(slices.Clone(t.EchoFamilies), engine.EchoFamily{Name: res.Target.ID, Providers: []string{provider}})
-	}
-	return &t
-}
-
-// column runs the target's column of the matrix under the proposed table.
-func (res *Result) column(ctx context.Context, opts Options) (*report.Matrix, error) {
-	f := *opts.Matrix
-	f.Targets = []matrix.Target{res.Target}
-	f.KnownFailures = nil
-	f.Table = *res.Table(opts.Matrix)
-	p := res.DraftProfile(opts.Date)
-	r := &scenario.Runner{Matrix: &f, Profiles: map[string]*providers.Profile{res.Target.ID: p}, CassetteDir: opts.Out, StrictReplay: true}
-	return r.RunMatrix(ctx, []string{res.Target.ID}, Scenarios, nil)
-}
-
-// assumedProfile is the profile used while inferring: every probe
-// scenario applies.
-func (res *Result) assumedProfile() *providers.Profile {
-	return &providers.Profile{
-		Name: res.Target.ID, Version: 1, APIMode: string(res.Target.Route.APIMode),
-		Rules: []providers.Rule{
-			{ID: "probe-echo", When: providers.Condition{Kind: providers.ConditionToolTurnFieldMissing, Field: "reasoning_content"}},
-			{ID: "probe-strict", When: providers.Condition{Kind: providers.ConditionAssistantFieldPresent, Field: "reasoning_content"}},
-		},
-		Signing: &providers.Signing{Scheme: "probe"},
-	}
+	return os.Rename(from, to)
 }

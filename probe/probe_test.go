@@ -30,7 +30,7 @@ func TestProbeInfersProfile(t *testing.T) {
 		refused  []engine.Carrier
 		reason   string
 	}{
-		{"cerebras", "reasoning", "", false, []engine.Carrier{engine.ReasoningContent, engine.ReasoningDetails}, "a strict schema that reads reasoning gets a new row"},
+		{"cerebras", "reasoning", "acme-cerebras", false, []engine.Carrier{engine.ReasoningContent, engine.ReasoningDetails}, "a strict schema that reads reasoning gets a new row"},
 		{"deepseek", "reasoning_content", "default", true, nil, "a must-echo provider gets a family and the default carriers"},
 		{"openrouter", "reasoning_content,reasoning,reasoning_details", "gateways", false, nil, "a gateway reading everything joins the gateways row"},
 	}
@@ -60,7 +60,7 @@ func TestProbeInfersProfile(t *testing.T) {
 		if res.Provenance != harness.Simulated {
 			t.Errorf("%s: provenance %s, want simulated (the simulator answered)", tt.profile, res.Provenance)
 		}
-		y, err := res.ProfileYAML("2026-12-02")
+		y, err := res.ProfileYAML()
 		if err != nil {
 			t.Fatal(err)
 		}

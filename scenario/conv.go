@@ -53,6 +53,18 @@ type Conv struct {
 	advisory string
 	// Exchanges are every request the conversation sent, in order.
 	Exchanges []engine.Exchange
+	// Mutations are the signed-roundtrip script's altered replays, each
+	// with the first request it sent.
+	Mutations []Mutation
+}
+
+// A Mutation is one altered replay of a turn's opaque reasoning: its
+// values tampered ("tampered"), left out ("missing") or replaced by
+// another provider's ("foreign"), and the first request that replay sent,
+// with the provider's answer.
+type Mutation struct {
+	Name     string
+	Exchange engine.Exchange
 }
 
 // lookupTool is the one tool every scenario offers the model.

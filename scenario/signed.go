@@ -77,6 +77,9 @@ var signedRoundtrip = Scenario{
 			}
 			s.Messages[last] = m
 			res, err := c.TurnOn(ctx, s, false)
+			if len(res.Exchanges) > 0 {
+				c.Mutations = append(c.Mutations, Mutation{Name: v.name, Exchange: res.Exchanges[0]})
+			}
 			var refusal *engine.RefusalError
 			switch {
 			case err == nil && len(res.Exchanges) == 2:

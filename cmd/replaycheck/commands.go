@@ -20,6 +20,7 @@ var commands = []command{
 	{"gate", "fail on route-table changes that break a recorded cell", runGate},
 	{"mutate", "score how many single edits of the route table the gate sees", runMutate},
 	{"probe", "record a new provider, infer what it accepts, propose its row", runProbe},
+	{"adopt", "apply a probe's proposal: its target, cassettes, profile and row", runAdopt},
 	{"record", "record cassettes: every wire variant of a target's scenarios", runRecord},
 	{"import", "import other projects' recordings as evidence cassettes", runImport},
 	{"serve", "run a provider profile's simulator on loopback", runServe},

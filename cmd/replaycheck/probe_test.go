@@ -29,8 +29,8 @@ func TestProbeAgainstServe(t *testing.T) {
 		"refused reasoning_details: 400",
 		"must echo: no",
 		"  - {id: acme, api_mode: chat, provider: acme,",
-		"carrier_routes:\n  - id: acme\n    carriers: [reasoning]\n    providers: [acme]",
-		"its column of the matrix under the proposal:",
+		"carrier_routes: append\n  - {id: acme, carriers: [reasoning], providers: [acme]}",
+		"its column of the matrix under the proposal (every scenario the draft profile says applies: carriers, strict-schema, fallback, resume, compaction, branch):",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("probe output lacks %q:\n%s", want, r.stdout)
@@ -48,13 +48,16 @@ func TestProbeAgainstServe(t *testing.T) {
 	if p.Confidence != providers.ConfidenceUnconfirmed || len(p.Rules) != 2 {
 		t.Errorf("draft profile: confidence %s, %d rules; want unconfirmed with the two refusals", p.Confidence, len(p.Rules))
 	}
-	for _, sc := range []string{"carriers", "missing-echo", "strict-schema", "signed-roundtrip"} {
-		f, err := harness.Read(harness.Path(out, "acme", sc))
+	for _, path := range []string{
+		harness.Path(out, "acme", "carriers"), harness.Path(out, "acme", "strict-schema"), harness.Path(out, "acme", "fallback"),
+		harness.Path(filepath.Join(out, "evidence"), "acme", "missing-echo"), harness.Path(filepath.Join(out, "evidence"), "acme", "signed-roundtrip"),
+	} {
+		f, err := harness.Read(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if f.Provenance.Kind != harness.Simulated || len(harness.Scan(f)) > 0 {
-			t.Errorf("%s: provenance %s, credential findings %v", sc, f.Provenance.Kind, harness.Scan(f))
+			t.Errorf("%s: provenance %s, credential findings %v", path, f.Provenance.Kind, harness.Scan(f))
 		}
 	}
 	if strings.Contains(r.stdout, "sk-test") {
@@ -75,12 +78,34 @@ func TestProbeRefuses(t *testing.T) {
 		{[]string{"CI=true"}, []string{"--provider", "acme", "--base-url", "http://127.0.0.1:1/v1", "--model", "m"}, "refusing to probe under CI", "probing spends requests"},
 		{nil, []string{"--base-url", "http://127.0.0.1:1/v1", "--model", "m"}, "--provider", "the provider is required"},
 		{nil, []string{"--provider", "acme", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--key-env", "NO_SUCH_VAR_X"}, "--key-env NO_SUCH_VAR_X", "an unset key variable"},
-		{nil, []string{"--provider", "deepseek", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--matrix", repoMatrix}, "already in", "a provider the table already has"},
+		{nil, []string{"--provider", "deepseek", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--no-key", "--matrix", repoMatrix}, "already in", "a provider the table already has"},
 	}
 	for _, tt := range tests {
 		r := runBinary(t, testEnv(t, tt.env...), append([]string{"probe"}, tt.args...)...)
 		if r.code == 0 || !strings.Contains(r.stderr, tt.stderr) {
 			t.Errorf("%s: exit %d, stderr %q; want a refusal mentioning %q", tt.reason, r.code, r.stderr, tt.stderr)
 		}
+	}
+}
+
+// TestProbeCap: a live probe says its cap before it sends anything, and a
+// cap it hits is quoted as the user set it, with the URL actually used
+// (--base-url), not what is left of it nor the provider's production URL.
+func TestProbeCap(t *testing.T) {
+	srv := startServe(t, "deepseek")
+	r := runBinary(t, testEnv(t), "probe", "--provider", "acme", "--base-url", srv.url+"/v1", "--model", "acme-reasoner",
+		"--no-key", "--max-requests", "12", "--out", t.TempDir(), "--matrix", repoMatrix)
+	if r.code != exitHarness {
+		t.Fatalf("exit %d, want 3 at the cap\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"probe: at most 12 requests (--max-requests)\n", "(--max-requests 12)", srv.url} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	r = runBinary(t, testEnv(t), "probe", "--provider", "acme", "--base-url", srv.url+"/v1", "--model", "acme-reasoner",
+		"--no-key", "--out", t.TempDir(), "--matrix", repoMatrix)
+	if !strings.Contains(r.stderr, "probe: at most 300 requests (--max-requests)\n") {
+		t.Errorf("no default cap said:\n%s", r.stderr)
 	}
 }

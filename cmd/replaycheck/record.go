@@ -120,7 +120,7 @@ func runRecord(ctx context.Context, std *streams, args []string) error {
 		getenv: os.Getenv, now: time.Now,
 	}
 	if !rf.simulate {
-		sayCap(std.err, rf.maxRequests)
+		sayCap(std.err, "record", rf.maxRequests)
 	}
 	var halt error
 	for _, t := range targets {

@@ -28,13 +28,14 @@ func recordCap(f *flag.FlagSet, given int, simulate bool) int {
 	return given
 }
 
-// sayCap prints a live run's cap before anything is sent.
-func sayCap(w io.Writer, cap int) {
+// sayCap prints a live run's cap before anything is sent; command is
+// "record" or "probe".
+func sayCap(w io.Writer, command string, cap int) {
 	if cap == 0 {
-		fmt.Fprintln(w, "record: no request cap (--max-requests 0)")
+		fmt.Fprintf(w, "%s: no request cap (--max-requests 0)\n", command)
 		return
 	}
-	fmt.Fprintf(w, "record: at most %d requests (--max-requests)\n", cap)
+	fmt.Fprintf(w, "%s: at most %d requests (--max-requests)\n", command, cap)
 }
 
 // A countingTransport is the network transport of a record run: it counts
