@@ -14,7 +14,8 @@ import (
 func sessionUsage(w io.Writer) {
 	fmt.Fprint(w, "usage: replaycheck session <subcommand> [flags]\n\n"+
 		"subcommands:\n"+
-		"  show  list the sessions of a store, or show one turn by turn\n")
+		"  show  list the sessions of a store, or show one turn by turn\n"+
+		"  save  store a session JSON file in a store (created when missing)\n")
 }
 
 func runSession(ctx context.Context, std *streams, args []string) error {
@@ -26,6 +27,8 @@ func runSession(ctx context.Context, std *streams, args []string) error {
 		return &helpRequest{usage: sessionUsage}
 	case "show":
 		return runSessionShow(ctx, std, args[1:])
+	case "save":
+		return runSessionSave(ctx, std, args[1:])
 	}
 	return &usageError{usage: sessionUsage, err: fmt.Errorf("unknown subcommand %q", args[0])}
 }
