@@ -9,7 +9,7 @@ export PATH := $(PATH):/usr/local/go/bin
 test:
 	$(GO) test ./...
 
-# Benchmarks against the budgets in DESIGN.md ("Budgets").
+# Benchmarks against the budgets in the README ("Development").
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./internal/... ./sim/ ./scenario/ ./mutate/ ./protocol/ ./cmd/replaycheck/
 
@@ -76,11 +76,14 @@ evidence:
 	$(GO) run ./cmd/replaycheck lint --evidence "$(EVIDENCE_OUT)"; \
 	$(GO) run ./cmd/replaycheck run --evidence "$(EVIDENCE_OUT)" --format md
 
-# The README's `go install` works from a clean module cache, without cgo:
-# install into a temporary GOBIN with a fresh GOMODCACHE (modules come from
-# the proxy again), then run the installed command.
+# The README's `go install ./cmd/replaycheck` (from a checkout: the module
+# is not published) works from a clean module cache, without cgo: install
+# into a temporary GOBIN with a fresh GOMODCACHE (modules come from the
+# proxy again), then run the installed command outside the checkout, with
+# the provider profiles built into it.
 install-check:
 	@tmp=$$(mktemp -d) && trap 'chmod -R u+w "$$tmp"; rm -rf "$$tmp"' EXIT && \
 	GOMODCACHE="$$tmp/mod" GOBIN="$$tmp/bin" CGO_ENABLED=0 GOFLAGS=-mod=readonly $(GO) install ./cmd/replaycheck && \
-	"$$tmp/bin/replaycheck" explain --matrix matrix.yaml --provider deepseek --base-url https://api.deepseek.com/v1 --model deepseek-v4-flash >/dev/null && \
-	echo "install-check: go install works from a clean module cache"
+	"$$tmp/bin/replaycheck" --version && \
+	(cd "$$tmp" && "$$tmp/bin/replaycheck" run --matrix $(CURDIR)/matrix.yaml --cassettes $(CURDIR)/cassettes --target deepseek >/dev/null 2>&1) && \
+	echo "install-check: go install ./cmd/replaycheck works from a clean module cache; the installed binary runs outside the checkout with its embedded profiles"
