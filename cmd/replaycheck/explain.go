@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/replaycheck/replaycheck/engine"
+	"github.com/replaycheck/replaycheck/engine/anthropic"
 	"github.com/replaycheck/replaycheck/engine/chat"
 )
 
@@ -38,6 +39,9 @@ type explainAnthropic struct {
 	LearnRejections  bool    `json:"learn_rejections"`
 	PriorThinking    bool    `json:"prior_thinking"`
 	PriorThinkingWhy string  `json:"prior_thinking_why"`
+	// Thinking is the request's thinking object, as shape sends it.
+	Thinking    json.RawMessage `json:"thinking"`
+	ThinkingWhy string          `json:"thinking_why"`
 }
 
 // explainConverse is the Bedrock Converse policy of the model (SPEC §4.2).
@@ -45,6 +49,10 @@ type explainConverse struct {
 	Policy          string `json:"policy"`
 	Replay          string `json:"replay"`
 	RequestThinking bool   `json:"request_thinking"`
+	// Thinking is additionalModelRequestFields.thinking as shape sends
+	// it, or null when no thinking is requested.
+	Thinking    json.RawMessage `json:"thinking"`
+	ThinkingWhy string          `json:"thinking_why"`
 }
 
 // explainResponses is the Responses issuing family of the route (SPEC §9.5).
@@ -61,6 +69,15 @@ type dialectExplain struct {
 	responses *explainResponses
 }
 
+// thinkingRequest is the thinking object a Claude request carries, as the
+// dialects shape it, and why.
+func thinkingRequest(model string, adaptive bool) (json.RawMessage, string) {
+	if adaptive {
+		return json.RawMessage(engine.AdaptiveThinkingConfig), model + " refuses a thinking budget (anthropic.adaptive_thinking): adaptive thinking, display summarized keeps the thinking text"
+	}
+	return anthropic.AppendThinking(nil, false), fmt.Sprintf("a thinking budget of %d tokens", anthropic.BudgetTokens)
+}
+
 // explainDialect reads the native dialect's policy for a route.
 func explainDialect(tbl *engine.Table, r engine.Route) dialectExplain {
 	var out dialectExplain
@@ -69,12 +86,17 @@ func explainDialect(tbl *engine.Table, r engine.Route) dialectExplain {
 		a, why := tbl.Dialects.Anthropic.Why(r.BaseURL, r.Model)
 		out.anthropic = &explainAnthropic{Replay: string(a.Replay), Platform: a.Platform, LearnRejections: a.LearnRejections,
 			PriorThinking: a.PriorThinking, PriorThinkingWhy: why}
+		out.anthropic.Thinking, out.anthropic.ThinkingWhy = thinkingRequest(r.Model, a.Adaptive)
 		if a.Route != "" {
 			out.anthropic.RouteClass = &a.Route
 		}
 	case engine.ModeBedrockConverse:
 		c := tbl.Dialects.Converse.For(r.Model)
-		out.converse = &explainConverse{Policy: c.ID, Replay: string(c.Replay), RequestThinking: c.RequestThinking}
+		out.converse = &explainConverse{Policy: c.ID, Replay: string(c.Replay), RequestThinking: c.RequestThinking,
+			Thinking: json.RawMessage("null"), ThinkingWhy: "the Converse row " + c.ID + " requests no thinking"}
+		if c.RequestThinking {
+			out.converse.Thinking, out.converse.ThinkingWhy = thinkingRequest(r.Model, tbl.Dialects.Anthropic.AdaptiveThinking.Only(r.Model))
+		}
 	case engine.ModeResponses:
 		fam := tbl.Dialects.Responses.Family(r.Host())
 		out.responses = &explainResponses{Family: fam, ItemsReplayed: fam != "" && strings.TrimSpace(r.Model) != ""}
@@ -197,11 +219,13 @@ func writeExplainText(std *streams, d engine.Decision, dx dialectExplain, flags 
 		fmt.Fprintf(tw, "platform\t%s\n", a.Platform)
 		fmt.Fprintf(tw, "learnt rejections\t%s\n", yesNo(a.LearnRejections))
 		fmt.Fprintf(tw, "prior thinking\t%s: %s\n", yesNo(a.PriorThinking), a.PriorThinkingWhy)
+		fmt.Fprintf(tw, "thinking\t%s: %s\n", a.Thinking, a.ThinkingWhy)
 	}
 	if c := dx.converse; c != nil {
 		fmt.Fprintf(tw, "converse policy\t%s\n", c.Policy)
 		fmt.Fprintf(tw, "replay\t%s\n", c.Replay)
 		fmt.Fprintf(tw, "thinking requested\t%s\n", yesNo(c.RequestThinking))
+		fmt.Fprintf(tw, "thinking\t%s: %s\n", c.Thinking, c.ThinkingWhy)
 	}
 	if r := dx.responses; r != nil {
 		fmt.Fprintf(tw, "responses family\t%s\n", orNone(r.Family))

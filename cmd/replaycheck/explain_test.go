@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/tidwall/gjson"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -113,5 +115,34 @@ func TestExplainJSONContract(t *testing.T) {
 				t.Errorf("native_fields = %v, want %v", got["native_fields"], tt.native)
 			}
 		})
+	}
+}
+
+// TestExplainShowsTheThinkingRequest: explain shows the thinking object
+// shape sends, adaptive for a Claude model that refuses a budget, on the
+// Messages API and on Converse.
+func TestExplainShowsTheThinkingRequest(t *testing.T) {
+	const session = "../../examples/session/session.json"
+	for _, tc := range []struct {
+		mode, baseURL, model, dialect, path, want string
+	}{
+		{"anthropic", "https://api.anthropic.com", "claude-opus-4-7", "anthropic", "thinking", `{"type":"adaptive","display":"summarized"}`},
+		{"anthropic", "https://api.anthropic.com", "claude-sonnet-4-5", "anthropic", "thinking", `{"type":"enabled","budget_tokens":8000}`},
+		{"bedrock-converse", "https://bedrock-runtime.us-east-1.amazonaws.com", "anthropic.claude-opus-4-7", "converse", "additionalModelRequestFields.thinking", `{"type":"adaptive","display":"summarized"}`},
+	} {
+		route := []string{"--matrix", repoMatrix, "--api-mode", tc.mode, "--provider", "p", "--base-url", tc.baseURL, "--model", tc.model}
+		ex := runMain(t, "", append([]string{"explain", "--json", "--compact"}, route...)...)
+		sh := runMain(t, "", append([]string{"shape", "--compact", "--session", session}, route...)...)
+		if ex.code != exitOK || sh.code != exitOK {
+			t.Fatalf("%s: explain exit %d, shape exit %d: %s%s", tc.model, ex.code, sh.code, ex.stderr, sh.stderr)
+		}
+		shown := gjson.Get(ex.stdout, tc.dialect+".thinking").Raw
+		sent := gjson.Get(sh.stdout, tc.path).Raw
+		if shown != tc.want || sent != tc.want {
+			t.Errorf("%s: explain shows %s, shape sends %s, want %s", tc.model, shown, sent, tc.want)
+		}
+		if text := runMain(t, "", append([]string{"explain"}, route...)...); !strings.Contains(text.stdout, "thinking") || !strings.Contains(text.stdout, tc.want) {
+			t.Errorf("%s: the text form does not show %s:\n%s", tc.model, tc.want, text.stdout)
+		}
 	}
 }
