@@ -57,18 +57,44 @@ type Finding struct {
 	What  string // e.g. "bearer token"
 }
 
+// secretPatterns are the credential shapes ScanText looks for. A pattern
+// runs only on text holding one of its literals (compared ignoring case
+// when fold is set), which every match holds: the scan of a cassette of
+// megabytes is then a few substring searches.
 var secretPatterns = []struct {
-	what string
-	re   *regexp.Regexp
+	what     string
+	re       *regexp.Regexp
+	literals []string
+	fold     bool
 }{
-	{"bearer token", regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{12,}`)},
-	{"OpenAI-style key (sk-…)", regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`)},
-	{"Anthropic key (sk-ant-…)", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{10,}`)},
-	{"AWS access key id (AKIA…)", regexp.MustCompile(`\b(AKIA|ASIA)[A-Z0-9]{16}\b`)},
-	{"Google API key (AIza…)", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
-	{"GitHub token", regexp.MustCompile(`\b(ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}`)},
-	{"AWS SigV4 credential", regexp.MustCompile(`AWS4-HMAC-SHA256\s+Credential=`)},
-	{"key= query parameter", regexp.MustCompile(`[?&](key|api_key|apikey|access_token)=[^&\s"]{8,}`)},
+	{"bearer token", regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{12,}`), []string{"bearer"}, true},
+	{"OpenAI-style key (sk-…)", regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`), []string{"sk-"}, false},
+	{"Anthropic key (sk-ant-…)", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{10,}`), []string{"sk-ant-"}, false},
+	{"AWS access key id (AKIA…)", regexp.MustCompile(`\b(AKIA|ASIA)[A-Z0-9]{16}\b`), []string{"AKIA", "ASIA"}, false},
+	{"Google API key (AIza…)", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`), []string{"AIza"}, false},
+	{"GitHub token", regexp.MustCompile(`\b(ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}`), []string{"ghp_", "gho_", "ghu_", "ghs_", "github_pat_"}, false},
+	{"AWS SigV4 credential", regexp.MustCompile(`AWS4-HMAC-SHA256\s+Credential=`), []string{"AWS4-HMAC-SHA256"}, false},
+	{"key= query parameter", regexp.MustCompile(`[?&](key|api_key|apikey|access_token)=[^&\s"]{8,}`), []string{"key=", "access_token="}, false},
+}
+
+// holdsAny reports whether s holds one of the literals, ignoring ASCII
+// case when fold is set.
+func holdsAny(s string, literals []string, fold bool) bool {
+	for _, l := range literals {
+		if !fold {
+			if strings.Contains(s, l) {
+				return true
+			}
+			continue
+		}
+		first := l[0] | 0x20
+		for i := 0; i+len(l) <= len(s); i++ {
+			if s[i]|0x20 == first && strings.EqualFold(s[i:i+len(l)], l) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // credentialHeaders may never appear in a cassette, whatever their value.
@@ -79,7 +105,7 @@ var credentialHeaders = []string{"Authorization", "X-Api-Key", "X-Goog-Api-Key",
 func ScanText(where, s string) []Finding {
 	var out []Finding
 	for _, p := range secretPatterns {
-		if p.re.MatchString(s) {
+		if holdsAny(s, p.literals, p.fold) && p.re.MatchString(s) {
 			out = append(out, Finding{Where: where, What: p.what})
 		}
 	}

@@ -187,3 +187,28 @@ func TestCommittedCassettesAreClean(t *testing.T) {
 	}
 	t.Logf("%d cassettes scanned", len(paths))
 }
+
+// TestHoldsAny: the literal prefilter never hides what a pattern matches.
+func TestHoldsAny(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want string
+	}{
+		{"Authorization: BeArEr abcdefghijklmnop", "bearer token"},
+		{"x sk-abcdefghijklmnopqrstu", "OpenAI-style key (sk-…)"},
+		{"https://h/p?api_key=abcdefghij", "key= query parameter"},
+		{"https://h/p?access_token=abcdefghij", "key= query parameter"},
+		{"id AKIAABCDEFGHIJKLMNOP ok", "AWS access key id (AKIA…)"},
+	} {
+		found := false
+		for _, f := range harness.ScanText("x", tc.s) {
+			found = found || f.What == tc.want
+		}
+		if !found {
+			t.Errorf("%q: no %s found", tc.s, tc.want)
+		}
+	}
+	if got := harness.ScanText("x", "no credential here: a bearer of news"); len(got) != 0 {
+		t.Errorf("findings %v in plain text", got)
+	}
+}
