@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/dialects"
@@ -72,6 +73,9 @@ func runCapture(_ context.Context, std *streams, args []string) error {
 	if *stream {
 		msg, err = dia.CaptureStream(bytes.NewReader(b))
 	} else {
+		if looksStreamed(b) {
+			return fmt.Errorf("%s: a streamed response (server-sent events or event-stream frames), not a JSON body: pass --stream", name)
+		}
 		if err := checkJSON(name, b); err != nil {
 			return err
 		}
@@ -92,4 +96,17 @@ func countSet(vs ...string) int {
 		}
 	}
 	return n
+}
+
+// looksStreamed reports whether b starts as a server-sent event stream
+// ("data:", "event:", "id:", ": comment") or an AWS event-stream frame (a
+// binary prelude), which capture reads only with --stream.
+func looksStreamed(b []byte) bool {
+	t := bytes.TrimLeft(b, " \t\r\n")
+	for _, field := range []string{"data:", "event:", "id:", "retry:", ":"} {
+		if bytes.HasPrefix(t, []byte(field)) {
+			return true
+		}
+	}
+	return len(b) >= 12 && b[0] == 0 && !utf8.Valid(b[:12])
 }

@@ -143,3 +143,16 @@ func TestVersionAndHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureSaysStream: a stream given to capture without --stream is
+// named as one, not as invalid JSON at its first byte.
+func TestCaptureSaysStream(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "response.sse")
+	if err := os.WriteFile(path, []byte("data: {\"id\":\"x\"}\n\ndata: [DONE]\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runMain(t, "", "capture", path)
+	if r.code != exitHarness || !strings.Contains(r.stderr, path+": a streamed response (server-sent events or event-stream frames), not a JSON body: pass --stream") {
+		t.Errorf("exit %d: %s", r.code, r.stderr)
+	}
+}

@@ -64,8 +64,9 @@ func Truncated(b []byte, err error) error {
 
 // parserLine matches the position of a YAML parser error ("yaml: line 23:
 // did not find expected ',' or ']'"). The parser, unlike the scanner,
-// reports the line of the problem counted from 0, so the line it names is
-// the one before the mistake.
+// reports its lines counted from 0: the line where the construct in error
+// opened (an unclosed [ or {), or, when that is the first line, the line
+// where it gave up.
 var parserLine = regexp.MustCompile(`yaml: line (\d+): (did not find expected)`)
 
 // Position corrects the line a YAML syntax error of the document src

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -223,7 +224,13 @@ func parse(name string, b []byte) (*File, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: empty file: a cassette holds version, provenance and interactions; record it again (replaycheck record)", name)
+		}
+		if hint := foreignCassette(b); hint != "" {
+			return nil, fmt.Errorf("%s: %s", name, hint)
+		}
+		return nil, fmt.Errorf("%s: %w", name, yamltext.Position(err, b))
 	}
 	if f.Version != cassette.CassetteFormatV2 {
 		return nil, fmt.Errorf("%s: cassette version %d (want %d)", name, f.Version, cassette.CassetteFormatV2)
@@ -241,6 +248,30 @@ func parse(name string, b []byte) (*File, error) {
 		}
 	}
 	return &f, nil
+}
+
+// foreignCassette names the recorder of a file that is another tool's
+// cassette, not replaycheck's, and says how to bring it in; "" otherwise.
+func foreignCassette(b []byte) string {
+	var doc struct {
+		Interactions []struct {
+			Request map[string]any `yaml:"request"`
+		} `yaml:"interactions"`
+		Requests []any `yaml:"requests"`
+	}
+	if yaml.Unmarshal(b, &doc) != nil {
+		return ""
+	}
+	const importHint = ": bring it in as evidence with replaycheck import (it becomes cassettes/<target>/recorded/<name>.yaml), or record this cassette with replaycheck record"
+	if len(doc.Requests) > 0 {
+		return "a langchain-style cassette (requests: and responses:), not a replaycheck cassette" + importHint
+	}
+	for _, it := range doc.Interactions {
+		if _, ok := it.Request["uri"]; ok {
+			return "a VCR.py cassette (request.uri), not a replaycheck cassette" + importHint
+		}
+	}
+	return ""
 }
 
 // checkInteraction checks what replay relies on in the i-th interaction.

@@ -184,7 +184,7 @@ func TestParseErrors(t *testing.T) {
 		{"truncated", "      body: '{\"error\":\"no\"}'\n", "      body: '{\"err",
 			"c.yaml: yaml: line 24: found unexpected end of stream (the file ends mid-line: truncated?)", "a cut file says so"},
 		{"malformed", "version: 2\n", "version: [2\n",
-			"c.yaml: yaml: line 1: did not find expected ',' or ']'", "the YAML error keeps the file name"},
+			"c.yaml: yaml: line 2: did not find expected ',' or ']'", "the YAML error keeps the file name (a flow opened on the first line is reported where the parser gave up)"},
 		{"wrong-type", "      code: 200\n", "      code: ok\n",
 			"c.yaml: yaml: unmarshal errors:\n  line 15: cannot unmarshal !!str `ok` into int", "a code is a number"},
 	}
@@ -198,8 +198,16 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("%s: %s:\n got  %v\n want %s", tc.name, tc.reason, err, tc.want)
 		}
 	}
-	if _, err := harness.Parse("c.yaml", nil); err == nil || !strings.HasPrefix(err.Error(), "c.yaml: ") {
-		t.Errorf("empty file: %v", err)
+	for _, tc := range []struct{ doc, want, reason string }{
+		{"", "c.yaml: empty file: a cassette holds version, provenance and interactions", "an empty file says so, not EOF"},
+		{"interactions:\n- request: {body: x, method: POST, uri: 'https://api.deepseek.com/v1/chat/completions'}\n  response: {status: {code: 200}}\nversion: 1\n",
+			"c.yaml: a VCR.py cassette (request.uri), not a replaycheck cassette: bring it in as evidence with replaycheck import", "another recorder's cassette points to import"},
+		{"requests:\n- {method: POST}\nresponses:\n- {status: 200}\n",
+			"c.yaml: a langchain-style cassette (requests: and responses:), not a replaycheck cassette: bring it in", "langchain's layout too"},
+	} {
+		if _, err := harness.Parse("c.yaml", []byte(tc.doc)); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s:\n got  %v\n want %s…", tc.reason, err, tc.want)
+		}
 	}
 }
 
