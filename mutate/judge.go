@@ -66,6 +66,9 @@ type Options struct {
 	CassetteDir string
 	// Workers is the number of mutants judged at once; 0 is GOMAXPROCS.
 	Workers int
+	// Progress, when set, is called after each mutant is judged, from one
+	// goroutine at a time, with the mutant and how many there are.
+	Progress func(m Judged, total int)
 }
 
 // A Report is the outcome of a mutation run.
@@ -125,6 +128,7 @@ func Run(ctx context.Context, base *matrix.File, src []byte, opts Options) (*Rep
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var wg sync.WaitGroup
+	var mu sync.Mutex
 	next := make(chan int)
 	for range workers {
 		wg.Add(1)
@@ -132,6 +136,11 @@ func Run(ctx context.Context, base *matrix.File, src []byte, opts Options) (*Rep
 			defer wg.Done()
 			for i := range next {
 				rep.Mutants[i] = j.judge(ctx, mutants[i])
+				if opts.Progress != nil {
+					mu.Lock()
+					opts.Progress(rep.Mutants[i], len(mutants))
+					mu.Unlock()
+				}
 			}
 		}()
 	}

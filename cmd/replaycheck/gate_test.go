@@ -49,6 +49,10 @@ func TestGateCommand(t *testing.T) {
 		if r.code != exitOK || !strings.HasSuffix(r.stdout, "gate: no regression\n") {
 			t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
+		// Off a terminal, progress goes to stderr one line per tenth.
+		if strings.Count(r.stderr, "\n") != 10 || !strings.Contains(r.stderr, "gate: 100% (") || !strings.HasSuffix(r.stderr, " cells)\n") {
+			t.Errorf("progress on stderr:\n%s", r.stderr)
+		}
 	})
 	head := strictReadsRC(t)
 	summary := filepath.Join(t.TempDir(), "summary.md")

@@ -53,7 +53,18 @@ func runMutate(ctx context.Context, std *streams, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := mutate.Run(ctx, base, src, mutate.Options{Profiles: profiles, CassetteDir: *cassettes})
+	var prog *progress
+	rep, err := mutate.Run(ctx, base, src, mutate.Options{Profiles: profiles, CassetteDir: *cassettes,
+		Progress: func(m mutate.Judged, total int) {
+			if prog == nil {
+				prog = newProgress(std.err, total)
+				prog.coarse, prog.verb, prog.unit = true, "mutate", "mutants"
+			}
+			prog.tick(fmt.Sprintf("%s:%d", f.matrix, m.Line), string(m.Outcome))
+		}})
+	if prog != nil {
+		prog.done()
+	}
 	if err != nil {
 		return err
 	}

@@ -52,6 +52,10 @@ func TestMutateCommand(t *testing.T) {
 	if !strings.Contains(r.stdout, "coverage 2/2 entries reached") {
 		t.Errorf("the groq target reaches both entries of the strict row:\n%s", r.stdout)
 	}
+	// Off a terminal, progress goes to stderr one line per tenth.
+	if !strings.HasPrefix(r.stderr, "mutate: ") || !strings.HasSuffix(r.stderr, " mutants)\n") || !strings.Contains(r.stderr, "mutate: 100% (") {
+		t.Errorf("no progress on stderr:\n%s", r.stderr)
+	}
 	// The score is under 100%: --min-score 100 fails with exit 1.
 	r = runMain(t, "", args("--min-score", "100")...)
 	if r.code != 1 || !strings.Contains(r.stderr, "is under --min-score 100") {
