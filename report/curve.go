@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // A QualityCurve is the post-compaction quality curve: one long session
@@ -217,14 +216,4 @@ func writeMarkdownCurve(b *bytes.Buffer, q *QualityCurve) {
 // CurveMethod says how the sessions of a curve compact.
 func CurveMethod(questions, every int) string {
 	return fmt.Sprintf("%d questions, each a tool loop to its answer; the history is compacted to half the threshold whenever its estimate passes %d times the first turn's", questions, every)
-}
-
-// familyID is a family name as an HTML id fragment.
-func familyID(name string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			return r
-		}
-		return '-'
-	}, strings.ToLower(name))
 }

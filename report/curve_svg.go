@@ -4,73 +4,75 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"slices"
 	"strings"
 )
 
 // Chart geometry (SVG user units).
 const (
-	chartW, chartH       = 460, 200
-	plotL, plotR         = 44, 448
-	plotT, plotB         = 44, 166
+	chartW, chartH       = 720, 270
+	plotL, plotR         = 64, 704
+	plotT, plotB         = 54, 230
 	chartReferenceColour = "var(--curve-ref)"
 	chartBaselineColour  = "var(--curve-base)"
 )
 
-// htmlCurve is the quality-curve section of the page.
+// htmlCurve is the quality-curve section of the page: one chart over every
+// target whose provider reads earlier reasoning, and a row of figures per
+// route family.
 type htmlCurve struct {
-	Summary  string
-	Method   string
-	Families []htmlCurveFamily // the charted families
-	// Uncharted are the families without a chart, with their targets and
-	// why: "chat: strict (mistral, groq): the provider reads none of …".
+	Summary string
+	Method  string
+	// Chart is the inline SVG, or "" when no target reads earlier
+	// reasoning.
+	Chart    template.HTML
+	Families []htmlCurveFamily
+	// Uncharted are the targets without a line in the chart, with why:
+	// "mistral (chat: strict): the provider reads none of …".
 	Uncharted []string
 }
 
-// htmlCurveFamily is one family's chart and the targets it is drawn from.
+// htmlCurveFamily is one family's figures.
 type htmlCurveFamily struct {
-	Name, ID string
-	Chart    template.HTML // inline SVG, or "" when no target is charted
-	Targets  string        // the charted targets, joined
-	Figures  string        // "after compaction: reference 100%, baseline 0%"
-	Other    []string      // "target: why not charted"
+	Name      string
+	Targets   string // the charted targets, joined
+	Reference string // "100%": kept conclusions stated right after compaction
+	Baseline  string
+	// Refused counts the baseline's questions the provider refused (their
+	// answers state nothing).
+	Refused int
 }
 
-// newHTMLCurve lays out the section: one chart per family.
+// newHTMLCurve lays out the section.
 func newHTMLCurve(q *QualityCurve) *htmlCurve {
 	out := &htmlCurve{Summary: q.Summary(), Method: q.Provenance + ": " + q.Method}
+	var charted []CurveTarget
 	for _, f := range q.families() {
-		hf := htmlCurveFamily{Name: f.Name, ID: "curve-" + familyID(f.Name)}
 		for _, t := range f.Other {
-			hf.Other = append(hf.Other, t.Target+": "+readsReason(t))
+			out.Uncharted = append(out.Uncharted, t.Target+" ("+f.Name+"): "+readsReason(t))
 		}
-		if len(f.Charted) > 0 {
-			var names []string
-			for _, t := range f.Charted {
-				names = append(names, t.Target)
-			}
-			hf.Targets = strings.Join(names, ", ")
-			hf.Figures = fmt.Sprintf("kept conclusions stated right after compaction: reference %s, baseline %s",
-				percentRange(f.afterCompaction(false)), percentRange(f.afterCompaction(true)))
-			refused := 0
-			for _, t := range f.Charted {
-				refused += len(t.Baseline.Refused)
-			}
-			if refused > 0 {
-				hf.Figures += fmt.Sprintf(" (the provider refused %d of the baseline's questions after compaction: it answers nothing)", refused)
-			}
-			hf.Chart = template.HTML(chartSVG(f, q.Questions))
-		}
-		if hf.Chart == "" {
-			out.Uncharted = append(out.Uncharted, f.Name+": "+strings.Join(hf.Other, "; "))
+		if len(f.Charted) == 0 {
 			continue
 		}
+		charted = append(charted, f.Charted...)
+		hf := htmlCurveFamily{Name: f.Name, Reference: percentRange(f.afterCompaction(false)), Baseline: percentRange(f.afterCompaction(true))}
+		var names []string
+		for _, t := range f.Charted {
+			names = append(names, t.Target)
+			hf.Refused += len(t.Baseline.Refused)
+		}
+		hf.Targets = strings.Join(names, ", ")
 		out.Families = append(out.Families, hf)
+	}
+	if len(charted) > 0 {
+		out.Chart = template.HTML(chartSVG(charted, q.Questions))
 	}
 	return out
 }
 
 // meanSeries is, per question, the mean share over the targets that have
-// earlier turns in their history (-1 where none has).
+// earlier turns in their history, a refused question counting as an
+// answer that states nothing (-1 where no target has a share).
 func meanSeries(ts []CurveTarget, baseline bool, questions int) []int {
 	out := make([]int, questions)
 	for i := range out {
@@ -79,6 +81,10 @@ func meanSeries(ts []CurveTarget, baseline bool, questions int) []int {
 			s := t.Reference
 			if baseline {
 				s = t.Baseline
+			}
+			if slices.Contains(s.Refused, i+1) {
+				n++
+				continue
 			}
 			if share, ok := s.Share(i); ok {
 				sum, n = sum+share, n+1
@@ -117,27 +123,26 @@ func polyline(series []int, questions int) string {
 	return b.String()
 }
 
-// chartSVG draws one family's chart: the share of earlier conclusions
-// stated per question, reference engine (solid) against the baseline
-// (dashed), with the reference engine's compactions as ticks. Static SVG,
-// no script; well-formed XML.
-func chartSVG(f curveFamily, questions int) string {
+// chartSVG draws the chart: the mean share of earlier conclusions the
+// answer states, per question, over the targets given, reference engine
+// (solid) against the baseline (dashed), with the reference engine's
+// compactions as ticks. Static SVG, no script; well-formed XML.
+func chartSVG(ts []CurveTarget, questions int) string {
 	var b bytes.Buffer
-	esc := template.HTMLEscapeString
-	fmt.Fprintf(&b, `<svg class="curve" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-labelledby="%s-title">`, chartW, chartH, chartW, chartH, "curve-"+familyID(f.Name))
-	fmt.Fprintf(&b, `<title id="%s-title">%s: share of earlier conclusions the answer states, per question; reference engine against the baseline that strips kept reasoning at compaction</title>`, "curve-"+familyID(f.Name), esc(f.Name))
-	fmt.Fprintf(&b, `<text x="%d" y="16" class="curve-title">%s</text>`, plotL, esc(f.Name))
+	fmt.Fprintf(&b, `<svg class="curve" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-labelledby="curve-title">`, chartW, chartH, chartW, chartH)
+	fmt.Fprintf(&b, `<title id="curve-title">Share of earlier conclusions the answer states, per question, over %d targets whose provider reads earlier reasoning: the reference engine against the baseline that strips kept reasoning at compaction</title>`, len(ts))
 	for _, share := range []int{0, 50, 100} {
 		y := chartY(share)
 		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" class="curve-grid"></line>`, plotL, y, plotR, y)
 		fmt.Fprintf(&b, `<text x="%d" y="%d" class="curve-axis" text-anchor="end">%d%%</text>`, plotL-6, y+4, share)
 	}
+	fmt.Fprintf(&b, `<text x="14" y="%d" class="curve-axis" text-anchor="middle" transform="rotate(-90 14 %d)">earlier conclusions stated</text>`, (plotT+plotB)/2, (plotT+plotB)/2)
 	for _, q := range []int{1, questions / 3, 2 * questions / 3, questions} {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" class="curve-axis" text-anchor="middle">%d</text>`, chartX(q, questions), plotB+16, q)
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" class="curve-axis" text-anchor="middle">question</text>`, (plotL+plotR)/2, plotB+31)
+	fmt.Fprintf(&b, `<text x="%d" y="%d" class="curve-axis" text-anchor="middle">question (grey ticks: compactions)</text>`, (plotL+plotR)/2, plotB+33)
 	seen := map[int]bool{}
-	for _, t := range f.Charted {
+	for _, t := range ts {
 		for _, q := range t.Reference.Compactions {
 			if !seen[q] {
 				seen[q] = true
@@ -146,11 +151,11 @@ func chartSVG(f curveFamily, questions int) string {
 			}
 		}
 	}
-	fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2.5" stroke-dasharray="5 3"></polyline>`, polyline(meanSeries(f.Charted, true, questions), questions), chartBaselineColour)
-	fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2.5"></polyline>`, polyline(meanSeries(f.Charted, false, questions), questions), chartReferenceColour)
+	fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2.5" stroke-dasharray="5 3"></polyline>`, polyline(meanSeries(ts, true, questions), questions), chartBaselineColour)
+	fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2.5"></polyline>`, polyline(meanSeries(ts, false, questions), questions), chartReferenceColour)
 	lx := plotL
-	fmt.Fprintf(&b, `<line x1="%d" y1="28" x2="%d" y2="28" stroke="%s" stroke-width="2.5"></line><text x="%d" y="32" class="curve-axis">reference engine</text>`, lx, lx+18, chartReferenceColour, lx+22)
-	fmt.Fprintf(&b, `<line x1="%d" y1="28" x2="%d" y2="28" stroke="%s" stroke-width="2.5" stroke-dasharray="5 3"></line><text x="%d" y="32" class="curve-axis">baseline: strips kept reasoning at compaction</text>`, lx+125, lx+143, chartBaselineColour, lx+147)
+	fmt.Fprintf(&b, `<line x1="%d" y1="14" x2="%d" y2="14" stroke="%s" stroke-width="2.5"></line><text x="%d" y="18" class="curve-legend">replaycheck's engine: keeps the reasoning of the turns it keeps</text>`, lx, lx+22, chartReferenceColour, lx+28)
+	fmt.Fprintf(&b, `<line x1="%d" y1="34" x2="%d" y2="34" stroke="%s" stroke-width="2.5" stroke-dasharray="5 3"></line><text x="%d" y="38" class="curve-legend">the seed's "before": strips it at compaction</text>`, lx, lx+22, chartBaselineColour, lx+28)
 	b.WriteString(`</svg>`)
 	return b.String()
 }

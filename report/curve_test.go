@@ -23,9 +23,11 @@ func cliffCurve() *QualityCurve {
 
 // TestCurveReports checks the curve in every report that shows it: the
 // figures after compaction in matrix.md and matrix.json, and in
-// matrix.html one chart per charted family (inline SVG: the reference
-// engine's line flat at 100%, the baseline's falling to 0% at the
-// compaction) with the uncharted family listed with its reason.
+// matrix.html one chart over every target whose provider reads earlier
+// reasoning (inline SVG: the reference engine's line flat at 100%, the
+// baseline's falling to 0% at the compaction, a refused question at 0%),
+// a row of figures per family, and the targets without a line listed with
+// their reason.
 func TestCurveReports(t *testing.T) {
 	m := sampleMatrix()
 	m.Curve = cliffCurve()
@@ -65,17 +67,24 @@ func TestCurveReports(t *testing.T) {
 	}
 	svgs := root.find(func(n *hnode) bool { return n.tag == "svg" })
 	if len(svgs) != 1 {
-		t.Fatalf("%d charts, want 1 (one charted family)", len(svgs))
+		t.Fatalf("%d charts, want 1", len(svgs))
 	}
 	lines := svgs[0].find(func(n *hnode) bool { return n.tag == "polyline" })
 	if len(lines) != 2 {
 		t.Fatalf("%d lines, want reference and baseline", len(lines))
 	}
-	// x runs 44..448 over questions 1..6, y 166 (0%) .. 44 (100%).
-	if base, ref := lines[0].attrs["points"], lines[1].attrs["points"]; base != "124,44 205,44 286,166 367,126 448,105" || ref != "124,44 205,44 286,44 367,44 448,44" {
+	// x runs 64..704 over questions 1..6, y 230 (0%) .. 54 (100%); the
+	// refused question 6 states nothing.
+	if base, ref := lines[0].attrs["points"], lines[1].attrs["points"]; base != "192,54 320,54 448,230 576,172 704,230" || ref != "192,54 320,54 448,54 576,54 704,54" {
 		t.Errorf("baseline points %q, reference points %q: want the cliff at question 4 and a flat reference", base, ref)
 	}
-	if !strings.Contains(page.String(), "chat: strict: strict: the provider reads none of the reasoning the route sends") {
-		t.Errorf("matrix.html does not list the uncharted family with its reason")
+	if !strings.Contains(page.String(), "strict (chat: strict): the provider reads none of the reasoning the route sends") {
+		t.Errorf("matrix.html does not list the target without a line with its reason")
+	}
+	if !strings.Contains(page.String(), "<tr><th scope=\"row\">chat: gateways</th><td><code>gateway</code></td><td>100%</td><td>0%</td><td>1</td></tr>") {
+		t.Errorf("matrix.html has no row of figures for the charted family:\n%s", page.String())
+	}
+	if !strings.Contains(page.String(), ">earlier conclusions stated</text>") {
+		t.Error("the chart's y axis has no label")
 	}
 }

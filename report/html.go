@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -22,12 +23,11 @@ type htmlData struct {
 	Counts         []htmlCount
 	Scenarios      []string
 	Rows           []htmlRow
-	Details        []htmlCell
-	Evidence       *htmlEvidence
-	// ProfileJudged is set when some cell's provenance is profile: the
-	// legend then explains its marker.
-	ProfileJudged bool
-	Curve         *htmlCurve
+	Details        []htmlCell // the cells with details, what needs attention first
+	// Inapplicable are the n/a cells, each with why: folded away.
+	Inapplicable []htmlCell
+	Evidence     *htmlEvidence
+	Curve        *htmlCurve
 }
 
 // htmlEvidence is the recorded-evidence section of the page.
@@ -105,7 +105,6 @@ func WriteHTML(w io.Writer, m *Matrix) error {
 		Implementation: m.Implementation,
 		Scenarios:      m.Scenarios,
 		Rows:           make([]htmlRow, 0, len(rows)),
-		ProfileJudged:  m.profileJudged(),
 	}
 	counts := m.Counts()
 	for _, s := range Statuses() {
@@ -118,12 +117,19 @@ func WriteHTML(w io.Writer, m *Matrix) error {
 		for _, c := range row {
 			hc := newHTMLCell(c)
 			r.Cells = append(r.Cells, hc)
-			if hc.Linked {
+			switch {
+			case !hc.Linked:
+			case c.Status == StatusNA:
+				data.Inapplicable = append(data.Inapplicable, hc)
+			default:
 				data.Details = append(data.Details, hc)
 			}
 		}
 		data.Rows = append(data.Rows, r)
 	}
+	// What needs attention comes first: failures, cells not judged, the
+	// reasoning a route does not send, declared failures, then passes.
+	slices.SortStableFunc(data.Details, func(a, b htmlCell) int { return attention[a.Status] - attention[b.Status] })
 	if m.Evidence != nil {
 		data.Evidence = &htmlEvidence{Evidence: m.Evidence, Summary: m.Evidence.Summary()}
 	}
@@ -140,6 +146,9 @@ func WriteHTML(w io.Writer, m *Matrix) error {
 	return nil
 }
 
+// attention orders the details: what needs attention first.
+var attention = map[Status]int{StatusFail: 0, StatusError: 1, StatusUnverified: 2, StatusAdvisory: 3, StatusKnownFail: 4, StatusPass: 5}
+
 // newHTMLCell prepares a cell for the page: text fields with line ends normalised and the
 // detail as one paragraph.
 func newHTMLCell(c Cell) htmlCell {
@@ -151,11 +160,21 @@ func newHTMLCell(c Cell) htmlCell {
 	return htmlCell{
 		Cell:      c,
 		Label:     c.Status.Label(),
-		Marker:    provenanceMarker(c.Provenance),
+		Marker:    gridMarker(c.Provenance),
 		Class:     statusClass(c.Status),
 		Linked:    c.hasDetail(true),
 		HasFields: c.Expected != "" || c.Actual != "" || c.ProviderError != "" || c.Cassette != "",
 	}
+}
+
+// gridMarker is the provenance as the page's grid marks it, one letter so
+// that nine columns fit a laptop's width: s(imulated), r(ecorded),
+// p(rofile); the legend and each cell's title spell it out.
+func gridMarker(provenance string) string {
+	if m := provenanceMarker(provenance); m != "" {
+		return m[:1]
+	}
+	return ""
 }
 
 // statusClass returns the CSS class suffix of a status: "n/a" becomes "na".

@@ -54,12 +54,12 @@ func TestHTMLGrid(t *testing.T) {
 			t.Errorf("%s: class %q lacks the status colour st-%s", id, td.attrs["class"], statusClass(c.Status))
 		}
 		markers := td.find(func(n *hnode) bool { return slices.Contains(strings.Fields(n.attrs["class"]), "prov") })
-		want := provenanceMarker(c.Provenance)
+		want := gridMarker(c.Provenance)
 		switch {
 		case want == "" && len(markers) != 0:
 			t.Errorf("%s: has a provenance marker but no provenance", id)
-		case want != "" && (len(markers) != 1 || markers[0].textContent() != want):
-			t.Errorf("%s: provenance %s must show as %q, got %d markers", id, c.Provenance, want, len(markers))
+		case want != "" && (len(markers) != 1 || markers[0].textContent() != want || markers[0].attrs["title"] != c.Provenance):
+			t.Errorf("%s: provenance %s must show as %q titled %q, got %d markers", id, c.Provenance, want, c.Provenance, len(markers))
 		}
 	}
 	for _, target := range m.Targets {
@@ -200,5 +200,45 @@ func TestHTMLEscapes(t *testing.T) {
 	links := root.find(func(n *hnode) bool { return n.attrs["href"] == "#detail-gemini-2.5_pro-carriers" })
 	if len(links) != 1 {
 		t.Errorf("the cell must link to #detail-gemini-2.5_pro-carriers, found %d links", len(links))
+	}
+}
+
+// TestHTMLPutsAttentionFirst: the details open with what needs attention
+// (fail, error, unverified, advisory, known-fail) before passes, the n/a
+// cells are folded away with their reasons, and a status nobody has is a
+// muted pill, not a red one.
+func TestHTMLPutsAttentionFirst(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteHTML(&b, sampleMatrix()); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	details := page[strings.Index(page, `<section id="details">`):]
+	var order []string
+	for _, part := range strings.Split(details, `<article class="detail st-`)[1:] {
+		order = append(order, part[:strings.Index(part, `"`)])
+	}
+	rank := map[string]int{"fail": 0, "error": 1, "unverified": 2, "advisory": 3, "known-fail": 4, "pass": 5, "na": 6}
+	for i := 1; i < len(order); i++ {
+		if rank[order[i]] < rank[order[i-1]] {
+			t.Fatalf("details in the order %v: what needs attention must come first", order)
+		}
+	}
+	fold := strings.Index(details, `<details class="folded">`)
+	if fold < 0 || strings.Contains(details[:fold], `class="detail st-na"`) || !strings.Contains(details[fold:], `class="detail st-na"`) {
+		t.Error("the n/a cells are not folded away below the rest")
+	}
+	m := sampleMatrix()
+	for i := range m.Cells {
+		if m.Cells[i].Status == StatusError {
+			m.Cells[i].Status, m.Cells[i].Provenance = StatusFail, ProvenanceSimulated
+		}
+	}
+	b.Reset()
+	if err := WriteHTML(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `<li class="zero"><b>0</b> error</li>`) {
+		t.Error("a status with no cell is not a muted pill")
 	}
 }
