@@ -23,7 +23,10 @@ type htmlData struct {
 	Counts         []htmlCount
 	Scenarios      []string
 	Rows           []htmlRow
-	Details        []htmlCell // the cells with details, what needs attention first
+	// Aliases are the alias rows, AliasSummary their counts.
+	Aliases      []htmlRow
+	AliasSummary string
+	Details      []htmlCell // the cells with details, what needs attention first
 	// Inapplicable are the n/a cells, each with why: folded away.
 	Inapplicable []htmlCell
 	Evidence     *htmlEvidence
@@ -73,7 +76,9 @@ type htmlCount struct {
 // htmlRow is one target's line of the grid.
 type htmlRow struct {
 	Target string
-	Cells  []htmlCell
+	// Route and Note describe an alias's row.
+	Route, Note string
+	Cells       []htmlCell
 }
 
 // htmlCell is a cell with what the page shows of it.
@@ -127,6 +132,21 @@ func WriteHTML(w io.Writer, m *Matrix) error {
 		}
 		data.Rows = append(data.Rows, r)
 	}
+	for _, a := range m.Aliases {
+		r := htmlRow{Target: a.Name, Route: a.Route, Note: a.Note}
+		for _, c := range a.Cells {
+			hc := newHTMLCell(c)
+			// An alias's n/a cells say why in their title; only what needs
+			// attention gets a card.
+			hc.Linked = hc.Linked && c.Status != StatusNA
+			r.Cells = append(r.Cells, hc)
+			if hc.Linked {
+				data.Details = append(data.Details, hc)
+			}
+		}
+		data.Aliases = append(data.Aliases, r)
+	}
+	data.AliasSummary = m.AliasSummary()
 	// What needs attention comes first: failures, cells not judged, the
 	// reasoning a route does not send, declared failures, then passes.
 	slices.SortStableFunc(data.Details, func(a, b htmlCell) int { return attention[a.Status] - attention[b.Status] })

@@ -9,7 +9,8 @@ import (
 
 // WriteJSON writes m as matrix.json: the object {"implementation", "targets", "scenarios",
 // "cells"} (implementation omitted when m names none, and "evidence" when the matrix has a
-// recorded-evidence section, "curve" when it has a quality curve) indented by two spaces, cells in target × scenario order, empty
+// recorded-evidence section, "curve" when it has a quality curve, "aliases" when it has alias
+// rows) indented by two spaces, cells in target × scenario order, empty
 // lists as [] (never null), optional fields omitted when empty, and <, > and & left unescaped
 // so provider errors stay readable. [ReadJSON] reads it back.
 func WriteJSON(w io.Writer, m *Matrix) error {
@@ -38,6 +39,7 @@ func WriteJSON(w io.Writer, m *Matrix) error {
 		}
 	}
 	out.Curve = m.Curve
+	out.Aliases = m.Aliases
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -7,6 +7,31 @@ import (
 	"strings"
 )
 
+// writeMarkdownAliases writes the alias rows: each alias's route and note,
+// and its cells as the grid shows them.
+func writeMarkdownAliases(b *bytes.Buffer, m *Matrix) {
+	if len(m.Aliases) == 0 {
+		return
+	}
+	b.WriteString("\n## Aliases\n\n" + m.AliasSummary() + ". Each alias is another route to its target's endpoint (a custom provider id, a proxy, another model name), judged against the target's cassettes with the decision the table makes for it.\n\n")
+	b.WriteString("| alias | route |")
+	for _, s := range m.Scenarios {
+		fmt.Fprintf(b, " `%s` |", s)
+	}
+	b.WriteString("\n| --- | --- |" + strings.Repeat(" --- |", len(m.Scenarios)) + "\n")
+	for _, a := range m.Aliases {
+		fmt.Fprintf(b, "| `%s` | %s |", a.Name, strings.ReplaceAll(escapeMarkdown(a.Route), "|", `\|`))
+		for _, c := range a.Cells {
+			if c.hasDetail(false) {
+				fmt.Fprintf(b, " [%s](#%s) |", c.Text(), c.Anchor())
+			} else {
+				fmt.Fprintf(b, " %s |", c.Text())
+			}
+		}
+		b.WriteString("\n")
+	}
+}
+
 // WriteMarkdown writes m as matrix.md: a title, the summary line, the implementation checked
 // (when m names it), a legend of the seven statuses
 // and the two provenances, the grid (one row per target, one column per scenario, each cell like
@@ -55,8 +80,10 @@ func WriteMarkdown(w io.Writer, m *Matrix) error {
 		b.WriteString("\n")
 	}
 
+	writeMarkdownAliases(&b, m)
+
 	b.WriteString("\n## Details\n")
-	cells := detailed(rows, false)
+	cells := append(detailed(rows, false), detailed(m.aliasGrid(), false)...)
 	if len(cells) == 0 {
 		b.WriteString("\nEvery cell passed or does not apply.\n")
 	}

@@ -19,6 +19,10 @@ type Matrix struct {
 	// Curve is the post-compaction quality curve; nil when the matrix was
 	// built without running it (make reports runs it).
 	Curve *QualityCurve `json:"curve,omitempty"`
+	// Aliases are the targets' aliases with their cells, in target order;
+	// nil when the matrix was built without them (an engine over the
+	// protocol, or a run of named cells).
+	Aliases []AliasRow `json:"aliases,omitempty"`
 }
 
 // Implementation names a replay implementation, as it names itself in the

@@ -25,6 +25,7 @@ func ReadJSON(r io.Reader) (*Matrix, error) {
 		Cells          *[]Cell         `json:"cells"`
 		Evidence       *Evidence       `json:"evidence"`
 		Curve          *QualityCurve   `json:"curve"`
+		Aliases        []AliasRow      `json:"aliases"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -43,7 +44,7 @@ func ReadJSON(r io.Reader) (*Matrix, error) {
 	case doc.Cells == nil:
 		return nil, errors.New("cells: missing or null (want an array of cells)")
 	}
-	m := &Matrix{Implementation: doc.Implementation, Targets: *doc.Targets, Scenarios: *doc.Scenarios, Cells: *doc.Cells, Evidence: doc.Evidence, Curve: doc.Curve}
+	m := &Matrix{Implementation: doc.Implementation, Targets: *doc.Targets, Scenarios: *doc.Scenarios, Cells: *doc.Cells, Evidence: doc.Evidence, Curve: doc.Curve, Aliases: doc.Aliases}
 	if ev := m.Evidence; ev != nil && (ev.Targets == nil || ev.Exchanges == nil || ev.Profiles == nil) {
 		return nil, errors.New("evidence: targets, exchanges and profiles are arrays (empty, never missing or null)")
 	}

@@ -66,7 +66,7 @@ func WriteTable(w io.Writer, m *Matrix, color bool) error {
 		writeColumns(&b, widths, plain, shown)
 	}
 
-	if cells := detailed(rows, false); len(cells) > 0 {
+	if cells := append(detailed(rows, false), detailed(m.aliasGrid(), false)...); len(cells) > 0 {
 		b.WriteString("\n")
 		for _, c := range cells {
 			status := c.Status.Label()
@@ -87,6 +87,9 @@ func WriteTable(w io.Writer, m *Matrix, color bool) error {
 		b.WriteString("\nimplementation: " + printable(i.String()))
 	}
 	b.WriteString("\n" + m.Summary() + "\n")
+	if s := m.AliasSummary(); s != "" {
+		b.WriteString(s + " (their rows: --format md, json or html)\n")
+	}
 	if ev := m.Evidence; ev != nil {
 		b.WriteString("\nrecorded evidence: " + ev.Summary() + "\n")
 		for _, u := range ev.Unreadable {

@@ -44,6 +44,9 @@ func (m *Matrix) Validate() error {
 			return err
 		}
 	}
+	if err := m.validateAliases(targets); err != nil {
+		return err
+	}
 	imported := m.Evidence.cassettes()
 	seen := make(map[string]int, len(m.Cells))
 	anchors := make(map[string]int, len(m.Cells))

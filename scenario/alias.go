@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -103,15 +105,34 @@ func claudeFamily(model string) string {
 	return rest
 }
 
-// AliasCells runs every scenario for every alias of the matrix's targets,
-// in target, alias and scenario order.
-func (r *Runner) AliasCells(ctx context.Context) []report.Cell {
-	var out []report.Cell
+// AliasRows runs the selected scenarios (all when none is named) for every
+// alias of the selected targets (all when none is named), in target and
+// alias order, as the report's alias rows; progress, when set, is called
+// after each cell.
+func (r *Runner) AliasRows(ctx context.Context, targets, scenarios []string, progress func(report.Cell)) []report.AliasRow {
+	var out []report.AliasRow
 	for _, t := range r.Matrix.Targets {
-		for i := range t.Aliases {
-			for _, sc := range All() {
-				out = append(out, r.AliasCell(ctx, t, i, sc))
+		if len(targets) > 0 && !slices.Contains(targets, t.ID) {
+			continue
+		}
+		for i, a := range t.Aliases {
+			mode := a.Route.APIMode
+			if mode == "" {
+				mode = engine.ModeChat
 			}
+			row := report.AliasRow{Name: t.AliasName(i), Target: t.ID, Note: a.Note,
+				Route: fmt.Sprintf("%s (%s, %s, %s)", mode, a.Route.Provider, a.Route.BaseURL, a.Route.Model)}
+			for _, sc := range All() {
+				if len(scenarios) > 0 && !slices.Contains(scenarios, sc.Name) {
+					continue
+				}
+				c := r.AliasCell(ctx, t, i, sc)
+				row.Cells = append(row.Cells, c)
+				if progress != nil {
+					progress(c)
+				}
+			}
+			out = append(out, row)
 		}
 	}
 	return out

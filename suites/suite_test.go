@@ -122,6 +122,11 @@ var _ = ReportAfterSuite("the route-by-route matrix", func(r Report) {
 	// <cassettes>/<target>/recorded/, checked as `replaycheck run` checks them.
 	Expect(evidence.Attach(m, evidence.Inputs{Matrix: runner.Matrix, Profiles: runner.Profiles, Dir: runner.CassetteDir})).To(Succeed())
 	complete := m.Validate() == nil
+	if complete {
+		// The targets' aliases, judged against their targets' cassettes as
+		// the gate judges them, are rows of the reports too.
+		m.Aliases = runner.AliasRows(context.Background(), nil, nil, nil)
+	}
 	if dir := os.Getenv(envReports); dir != "" {
 		if !complete {
 			Fail(fmt.Sprintf("%s is set but only %d of %d cells ran: reports are written from the whole matrix", envReports, len(m.Cells), len(m.Targets)*len(m.Scenarios)))

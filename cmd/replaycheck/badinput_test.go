@@ -158,7 +158,8 @@ func TestBadInputCorpus(t *testing.T) {
 		}
 	}
 	cassette := filepath.Join("cassettes", "deepseek", "carriers.yaml")
-	notJudged := func(*workspace) []string { return []string{"1 cell could not be judged (error)"} }
+	// The target's cell and those of its two aliases, which replay the same cassette.
+	notJudged := func(*workspace) []string { return []string{"3 cells could not be judged (error)"} }
 	explain := func(w *workspace) []string {
 		return []string{"explain", "--matrix", w.matrix, "--provider", "deepseek", "--base-url", "https://api.deepseek.com/v1", "--model", "m"}
 	}
@@ -220,7 +221,7 @@ func TestBadInputCorpus(t *testing.T) {
 				w.spoil(t, "matrix.yaml", replace(t, "profile: deepseek,\n", "profile: nope,\n"))
 				return w.run("--target", "deepseek", "--scenario", "carriers,missing-echo")
 			},
-			code: exitHarness, stderr: func(*workspace) []string { return []string{"2 cells could not be judged (error)"} },
+			code: exitHarness, stderr: func(*workspace) []string { return []string{"6 cells could not be judged (error)"} },
 			cell: "deepseek/carriers",
 			detail: func(w *workspace) []string {
 				return []string{w.matrix + ":" + w.lineOf(t, "matrix.yaml", "profile: nope,") + `: target deepseek names profile "nope"`}

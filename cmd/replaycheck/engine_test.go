@@ -66,12 +66,13 @@ func TestRunThroughConnectorEqualsRun(t *testing.T) {
 		t.Errorf("run --engine exits %d, run %d; stderr:\n%s", over.code, inProcess.code, over.stderr)
 	}
 	want, got := decodeMatrix(t, inProcess.stdout), decodeMatrix(t, over.stdout)
-	// The quality curve is the reference engine's own: a run over the
-	// protocol has none.
-	if want.Curve == nil || got.Curve != nil {
-		t.Errorf("the in-process run must carry the curve (%v), the run over the protocol none (%v)", want.Curve != nil, got.Curve != nil)
+	// The quality curve and the alias rows are the reference engine's own
+	// (an alias replays through it): a run over the protocol has neither.
+	if want.Curve == nil || got.Curve != nil || want.Aliases == nil || got.Aliases != nil {
+		t.Errorf("the in-process run must carry the curve (%v) and the aliases (%v), the run over the protocol neither (%v, %v)",
+			want.Curve != nil, want.Aliases != nil, got.Curve != nil, got.Aliases != nil)
 	}
-	want.Curve = nil
+	want.Curve, want.Aliases = nil, nil
 	if len(want.Cells) == 0 || len(want.Cells) != len(want.Targets)*len(want.Scenarios) {
 		t.Errorf("the run printed %d cells: this test compares the whole matrix", len(want.Cells))
 	}
@@ -83,7 +84,7 @@ func TestRunThroughConnectorEqualsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	if over.stdout != b.String() {
-		t.Error("the JSON reports differ byte for byte (the curve aside)")
+		t.Error("the JSON reports differ byte for byte (the curve and the aliases aside)")
 	}
 }
 

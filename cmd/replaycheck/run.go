@@ -141,8 +141,19 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			}
 		}
 	}
-	p := newProgress(std.err, selected(len(mf.Targets), len(targets))*selected(len(scenario.All()), len(scenarios)))
+	// The aliases of the targets run are rows of their own, judged as the
+	// gate judges them; an engine over the protocol, or a run that names
+	// alias rows itself, has none.
+	withAliases := client == nil && !slices.ContainsFunc(targets, func(id string) bool { return strings.Contains(id, "~") })
+	cells := selected(len(mf.Targets), len(targets)) * selected(len(scenario.All()), len(scenarios))
+	if withAliases {
+		cells += aliasCount(mf, targets) * selected(len(scenario.All()), len(scenarios))
+	}
+	p := newProgress(std.err, cells)
 	m, err := r.RunMatrix(ctx, targets, scenarios, p.cell)
+	if err == nil && withAliases {
+		m.Aliases = r.AliasRows(ctx, targets, scenarios, p.cell)
+	}
 	p.done()
 	if err != nil {
 		return err
@@ -172,21 +183,25 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	} else if err := write(std.out, m, *color); err != nil {
 		return err
 	}
-	if n := m.Counts()[report.StatusError]; n > 0 {
+	counts := m.Counts()
+	for status, n := range m.AliasCounts() {
+		counts[status] += n
+	}
+	if n := counts[report.StatusError]; n > 0 {
 		return incomplete(n, cellsNotJudged[0], cellsNotJudged[1])
 	}
 	if ev := m.Evidence; ev != nil && len(ev.Unreadable) > 0 {
 		return incomplete(len(ev.Unreadable), "imported cassette could not be read: the recorded-evidence section names it and why",
 			"imported cassettes could not be read: the recorded-evidence section names them and why")
 	}
-	if n := m.Counts()[report.StatusFail]; n > 0 {
+	if n := counts[report.StatusFail]; n > 0 {
 		what := "cells failed"
 		if n == 1 {
 			what = "cell failed"
 		}
 		return &failuresError{n: n, what: what}
 	}
-	return unjudged(m.Counts())
+	return unjudged(counts)
 }
 
 // unjudged is the exit-4 error of a matrix that judged less than it was
@@ -205,6 +220,18 @@ func unjudged(counts map[report.Status]int) error {
 		return &notJudgedError{msg: "no cell was judged: every selected cell is n/a"}
 	}
 	return nil
+}
+
+// aliasCount is how many aliases the selected targets (all when none is
+// named) have.
+func aliasCount(mf *matrix.File, targets []string) int {
+	n := 0
+	for _, t := range mf.Targets {
+		if len(targets) == 0 || slices.Contains(targets, t.ID) {
+			n += len(t.Aliases)
+		}
+	}
+	return n
 }
 
 // selectedTargets returns mf with only the targets a --target filter

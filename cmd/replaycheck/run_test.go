@@ -93,6 +93,7 @@ func TestRun(t *testing.T) {
 		if m.Curve, err = scenario.QualityCurve(context.Background(), selectedTargets(mf, runFixtureTargets), profiles); err != nil {
 			t.Fatal(err)
 		}
+		m.Aliases = runner.AliasRows(context.Background(), runFixtureTargets, nil, nil)
 		var want bytes.Buffer
 		if err := report.WriteJSON(&want, m); err != nil {
 			t.Fatal(err)
@@ -212,19 +213,22 @@ func testRunExitCodes(t *testing.T, fixture string) {
 			[]string{"mistral/strict-schema: FAIL (simulated): "},
 			[]string{"replaycheck run: ", " failed"}},
 		{"the refusal is in the JSON cell, with the provider's error", with(strictPath, "--target", "mistral", "--scenario", "strict-schema", "--format", "json"), exitFailures,
-			[]string{`"status": "fail"`, `"provider_error": "refused 422: `, `Extra inputs are not permitted`, `"cassette": "cassettes/mistral/strict-schema.yaml"`},
-			[]string{"replaycheck run: 1 cell failed"}},
+			[]string{`"status": "fail"`, `"provider_error": "refused 422: `, `Extra inputs are not permitted`, `"cassette": "cassettes/mistral/strict-schema.yaml"`, `"name": "mistral~1"`},
+			// mistral's and its two aliases' (a custom id at its host, its id
+			// through a proxy): every route to the provider sends the key.
+			[]string{"replaycheck run: 3 cells failed"}},
 		{"a declared known failure that fails is not a failure", with(declaredFails, "--target", "mistral", "--scenario", "strict-schema"), exitOK,
 			[]string{"known-fail (sim)", "known failure: the strict row sends reasoning_content in this copy"}, nil},
 		{"a declared known failure that passes fails the run", with(declaredPasses, "--target", "deepseek"), exitFailures,
 			[]string{"deepseek/carriers: FAIL (simulated): declared as a known failure in matrix.yaml:", "remove the declaration"},
-			[]string{"replaycheck run: 1 cell failed"}},
+			// The declaration holds for the target's aliases too.
+			[]string{"replaycheck run: 3 cells failed"}},
 		{"a cell without a cassette is unverified, which is never green: exit 4", with(repoMatrix, "--target", "deepseek", "--cassettes", filepath.Join(dir, "empty")), exitNotJudged,
 			[]string{"deepseek/carriers: unverified: ", "record it with: replaycheck record --target deepseek --scenario carriers"},
-			[]string{"replaycheck run: 5 cells are unverified: the cassettes hold no answer to the requests sent (record them)"}},
+			[]string{"replaycheck run: 15 cells are unverified: the cassettes hold no answer to the requests sent (record them)"}},
 		{"one unverified cell beside a passing one still exits 4", with(repoMatrix, "--target", "mistral,deepseek", "--scenario", "carriers", "--cassettes", mixed), exitNotJudged,
 			[]string{"deepseek/carriers: unverified: ", "1 pass"},
-			[]string{"replaycheck run: 1 cell is unverified: the cassettes hold no answer to the request sent (record it)"}},
+			[]string{"replaycheck run: 3 cells are unverified: the cassettes hold no answer to the requests sent (record them)"}},
 		{"a failure outranks unverified cells: exit 1", with(strictPath, "--target", "mistral,deepseek", "--cassettes", mixed), exitFailures,
 			[]string{"mistral/strict-schema: FAIL (simulated): ", "deepseek/carriers: unverified: "},
 			[]string{"replaycheck run: ", " failed"}},

@@ -151,7 +151,7 @@ func TestScaledMatrixIsTheCommittedOneRepeated(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	var rows []string
-	grid, _, _ := strings.Cut(r.stdout[strings.Index(r.stdout, "## Grid"):], "\n## Details")
+	grid, _, _ := strings.Cut(r.stdout[strings.Index(r.stdout, "## Grid"):], "\n## Aliases")
 	for _, line := range strings.Split(grid, "\n") {
 		if strings.HasPrefix(line, "| `deepseek") || strings.HasPrefix(line, "| `gemini-openai") {
 			rows = append(rows, line)
