@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/replaycheck/replaycheck/suites/harness"
 )
 
 // A NotJudgedError is an answer that is not the provider judging the
@@ -55,15 +57,10 @@ func (e *NotJudgedError) hint() string {
 }
 
 // judgesNoBody reports whether an answer's status is not the provider
-// judging the body.
-func judgesNoBody(status int) bool {
-	switch status {
-	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusProxyAuthRequired,
-		http.StatusRequestTimeout, http.StatusTooManyRequests:
-		return true
-	}
-	return status >= 500
-}
+// judging the body, as a recording judges it (harness.NotJudged): a probe
+// knows no path the endpoint documents as not served, so every 404 stops
+// it.
+func judgesNoBody(status int) bool { return harness.NotJudged(status, "", nil) != "" }
 
 // stopAtNotJudged wraps the network transport: an answer that is not the
 // provider judging the body becomes a *NotJudgedError, so the recording

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -102,18 +101,7 @@ func TestRecordProvenance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// live hides the simulator header: it plays a live provider.
-	live := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, r)
-		for k, v := range rec.Header() {
-			if k != harness.SimulatorHeader {
-				w.Header()[k] = v
-			}
-		}
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(rec.Body.Bytes())
-	}))
+	live := httptest.NewServer(liveProvider(t, "deepseek", "p"))
 	defer live.Close()
 	other, err := sim.New(profiles["kimi"], sim.Options{Seed: "p"})
 	if err != nil {

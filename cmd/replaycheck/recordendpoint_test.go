@@ -30,22 +30,7 @@ type endpoint struct {
 
 func newEndpoint(t *testing.T, profile string, answer func(n int, w http.ResponseWriter, r *http.Request, provider http.Handler)) *endpoint {
 	t.Helper()
-	_, profiles := loadRepo(t)
-	s, err := sim.New(profiles[profile], sim.Options{Seed: "live"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	provider := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, r)
-		for k, v := range rec.Header() {
-			if k != harness.SimulatorHeader {
-				w.Header()[k] = v
-			}
-		}
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(rec.Body.Bytes())
-	})
+	provider := liveProvider(t, profile, "live")
 	e := &endpoint{answer: answer}
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e.mu.Lock()
@@ -96,4 +81,26 @@ func goodCassettes(t *testing.T) (string, map[string]string) {
 func recordLive(out, base string, extra ...string) []string {
 	return append([]string{"record", "--matrix", repoMatrix, "--providers", repoProviders,
 		"--target", "deepseek", "--base-url", base, "--out", out}, extra...)
+}
+
+// liveProvider is a profile's simulator playing a live provider: its
+// answers without the header that says they are simulated.
+func liveProvider(t *testing.T, profile, seed string) http.Handler {
+	t.Helper()
+	_, profiles := loadRepo(t)
+	s, err := sim.New(profiles[profile], sim.Options{Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			if k != harness.SimulatorHeader {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	})
 }
