@@ -34,9 +34,16 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	for _, f := range cleanups {
+		f()
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+// cleanups run when every test of the package has: they remove what tests
+// share across the package (see committedRun).
+var cleanups []func()
 
 // Paths of the committed project files, from this package's directory.
 const (

@@ -33,7 +33,7 @@ func TestRunConverterConnector(t *testing.T) {
 		t.Fatal(err)
 	}
 	engineCmd := python + " " + connector
-	ref := decodeMatrix(t, runMain(t, "", committedRunArgs()...).stdout)
+	ref := decodeMatrix(t, committedRun(t).matrix)
 	r := runMain(t, "", committedRunArgs("--engine", engineCmd)...)
 	if r.code != exitFailures {
 		t.Fatalf("exit %d (want 1: the example does not replay native fields); stderr:\n%s", r.code, r.stderr)

@@ -56,7 +56,8 @@ func committedRunArgs(extra ...string) []string {
 // names the same implementation.
 func TestRunThroughConnectorEqualsRun(t *testing.T) {
 	t.Parallel()
-	inProcess := runMain(t, "", committedRunArgs()...)
+	run := committedRun(t)
+	inProcess := result{code: run.code, stdout: run.matrix, stderr: run.stderr}
 	if inProcess.code == exitUsage || inProcess.code == exitHarness {
 		t.Fatalf("run: exit %d: %s", inProcess.code, inProcess.stderr)
 	}

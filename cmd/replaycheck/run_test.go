@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -302,30 +303,6 @@ func declareKnownFailure(t *testing.T, src, target, scenarioName, reason string)
 	return ""
 }
 
-// TestRunAgreesWithCommittedReport checks that `run --format json` over the
-// committed cassettes prints the committed reports/matrix.json, which the
-// suites' ReportAfterSuite writes (make reports).
-func TestRunAgreesWithCommittedReport(t *testing.T) {
-	const committed = "../../reports/matrix.json"
-	want, err := os.ReadFile(committed)
-	if os.IsNotExist(err) {
-		t.Skip("no committed reports/matrix.json: run make reports")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(repoCassettes); err != nil {
-		t.Skipf("no committed cassettes: %v", err)
-	}
-	r := runMain(t, "", "run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--format", "json")
-	if r.code == exitUsage || r.code == exitHarness {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
-	if diff := cmp.Diff(string(want), r.stdout); diff != "" {
-		t.Errorf("run --format json differs from %s (-committed +run); regenerate the reports with make reports:\n%s", committed, diff)
-	}
-}
-
 // BenchmarkRunWholeMatrix measures `replaycheck run` over the whole
 // committed matrix: load the table and the profiles, replay every cassette,
 // render the JSON. The budget (DESIGN.md) is 5 s on a 2-core machine.
@@ -384,18 +361,19 @@ func TestRunHelpListsFormats(t *testing.T) {
 	}
 }
 
-// TestRunOutWritesTheCommittedReports: run --out writes the same files as
-// make reports, the compaction curve and its charts included, so a user
-// of the binary sees what the repository's reports show.
+// TestRunOutWritesTheCommittedReports: run --out over the committed
+// cassettes writes the same files as make reports (the suites'
+// ReportAfterSuite), the compaction curve and its charts and the alias
+// rows included, so a user of the binary sees what the repository's
+// reports show; run --format json prints the same matrix.json.
 func TestRunOutWritesTheCommittedReports(t *testing.T) {
 	t.Parallel()
-	out := t.TempDir()
-	r := runMain(t, "", "run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--out", out)
-	if r.code != exitOK {
-		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	run := committedRun(t)
+	if run.code != exitOK {
+		t.Fatalf("exit %d\n%s", run.code, run.stderr)
 	}
 	for _, name := range []string{"matrix.md", "matrix.json", "junit.xml", "matrix.html"} {
-		got, err := os.ReadFile(filepath.Join(out, name))
+		got, err := os.ReadFile(filepath.Join(run.dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -404,12 +382,53 @@ func TestRunOutWritesTheCommittedReports(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("run --out wrote a %s that differs from reports/%s (make reports)", name, name)
+			t.Errorf("run --out wrote a %s that differs from reports/%s; regenerate the reports with make reports", name, name)
 		}
 	}
-	if b, _ := os.ReadFile(filepath.Join(out, "matrix.md")); !bytes.Contains(b, []byte("Quality after compaction")) {
-		t.Error("run --out's matrix.md has no compaction section")
+	if b, _ := os.ReadFile(filepath.Join(run.dir, "matrix.md")); !bytes.Contains(b, []byte("Quality after compaction")) || !bytes.Contains(b, []byte("## Aliases")) {
+		t.Error("run --out's matrix.md has no compaction section or no aliases")
 	}
+	r := runMain(t, "", committedRunArgs("--target", "deepseek")...)
+	m := decodeMatrix(t, r.stdout)
+	if len(m.Aliases) != 2 || m.Curve == nil {
+		t.Errorf("run --format json for one target: %d alias rows, curve %v; want its two aliases and its curve", len(m.Aliases), m.Curve != nil)
+	}
+}
+
+// A sharedRun is the in-process run over the committed matrix, which
+// several tests compare with: run once, its reports kept in dir.
+type sharedRun struct {
+	code   int
+	stderr string
+	dir    string
+	// matrix is dir's matrix.json as run --format json prints it.
+	matrix string
+}
+
+var (
+	sharedRunOnce sync.Once
+	sharedRunOut  sharedRun
+)
+
+// committedRun runs `run --out DIR` over the committed matrix once for the
+// package; DIR is removed when the tests end (TestMain).
+func committedRun(t *testing.T) sharedRun {
+	t.Helper()
+	sharedRunOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "replaycheck-committed-run-*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cleanups = append(cleanups, func() { os.RemoveAll(dir) })
+		dir = filepath.Join(dir, "out")
+		r := runMain(t, "", "run", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--out", dir)
+		b, _ := os.ReadFile(filepath.Join(dir, "matrix.json"))
+		sharedRunOut = sharedRun{code: r.code, stderr: r.stderr, dir: dir, matrix: string(b)}
+	})
+	if sharedRunOut.matrix == "" {
+		t.Fatalf("the run over the committed matrix wrote no matrix.json: exit %d\n%s", sharedRunOut.code, sharedRunOut.stderr)
+	}
+	return sharedRunOut
 }
 
 // TestRunAnAliasByItsName: an alias the gate names ("deepseek~1") is a
