@@ -151,3 +151,30 @@ func TestGateNamesCellsNotJudged(t *testing.T) {
 		t.Log(text.String())
 	}
 }
+
+// TestGateAddedUndeclaredAdvisory: a target the head adds whose route
+// sends less reasoning than its provider reads fails as an undeclared
+// advisory, named as such; declared under advisories:, it is added.
+func TestGateAddedUndeclaredAdvisory(t *testing.T) {
+	_, committed, profiles, dir := recordCommitted(t, "cerebras")
+	base := onlyTarget(t, "cerebras")(committed)
+	relay := matrix.Target{ID: "cerebras-eu", Profile: "cerebras", Line: 901,
+		Route: engine.Route{APIMode: engine.ModeChat, Provider: "cerebras", BaseURL: "https://eu.api.cerebras.ai/v1", Model: "gpt-oss-120b"}}
+	head := *base
+	head.Targets = append(slices.Clone(base.Targets), relay)
+	scenariotest.Record(t, &head, profiles, dir, "gate", relay.ID)
+	res, err := gate.Evaluate(context.Background(), base, &head, profiles, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := regression(res, "cerebras-eu/carriers"); !ok || c.Why != gate.WhyNewDrops {
+		t.Fatalf("the added target's undeclared advisory: %+v (found %v); changes %+v", c, ok, res.Changes)
+	}
+	head.Advisories = append(slices.Clone(head.Advisories), matrix.KnownFailure{Target: relay.ID, Scenario: "carriers", Reason: "the strict row, as cerebras", Line: 902})
+	if res, err = gate.Evaluate(context.Background(), base, &head, profiles, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := regression(res, "cerebras-eu/carriers"); ok || res.Passed() == false {
+		t.Errorf("declared, the added advisory still regresses: %+v", res.Changes)
+	}
+}

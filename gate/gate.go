@@ -60,6 +60,9 @@ const (
 	WhyDropped = "the provider read reasoning the route no longer sends"
 	// WhyNewFails: a cell the head adds fails.
 	WhyNewFails = "a cell the head table adds fails: the provider refuses what the route sends, or an invariant broke"
+	// WhyNewDrops: a cell the head adds sends less reasoning than its
+	// provider reads, and no advisories: declaration says why.
+	WhyNewDrops = "a cell the head table adds sends less reasoning than its provider reads, undeclared"
 	// WhyNewUnverified: a cell the head adds has no recorded answer.
 	WhyNewUnverified = "a cell the head table adds has no recorded answer to what the route sends: record its cassettes"
 	// WhyNewError: a cell the head adds could not be judged.
@@ -105,10 +108,11 @@ func EvaluateWith(ctx context.Context, base, head *matrix.File, profiles map[str
 	cassettes := &harness.Cache{}
 	headRun := &scenario.Runner{Matrix: head, Profiles: profiles, CassetteDir: dir, StrictReplay: true, Cassettes: cassettes}
 	// The base table is judged on the head's targets, with the base's own
-	// known-failure declarations.
+	// known-failure and advisory declarations.
 	baseFile := *head
 	baseFile.Table = base.Table
 	baseFile.KnownFailures = base.KnownFailures
+	baseFile.Advisories = base.Advisories
 	baseRun := &scenario.Runner{Matrix: &baseFile, Profiles: profiles, CassetteDir: dir, StrictReplay: true, Cassettes: cassettes}
 	jobs := cellJobs(base, head)
 	run(ctx, jobs, opts, func(j *job) {
@@ -148,7 +152,7 @@ func EvaluateWith(ctx context.Context, base, head *matrix.File, profiles map[str
 		if j.base.Status == j.head.Status {
 			continue
 		}
-		k, why := classify(j.base.Status, j.head.Status)
+		k, why := Classify(j.base, j.head)
 		res.Changes = append(res.Changes, Change{
 			Kind: k, Why: why, Target: j.head.Target, Scenario: j.head.Scenario,
 			Base: j.base, Head: j.head, Field: j.field + routeChange(&base.Table, &head.Table, j.route), Line: j.line,
@@ -166,6 +170,9 @@ func (r *Result) added(hc report.Cell, field string, line int) {
 		return
 	case report.StatusFail:
 		c.Kind, c.Why = Regression, WhyNewFails
+		if strings.HasPrefix(hc.Detail, scenario.UndeclaredAdvisory) {
+			c.Why = WhyNewDrops
+		}
 	case report.StatusUnverified:
 		c.Kind, c.Why = Regression, WhyNewUnverified
 	case report.StatusError:
@@ -206,8 +213,16 @@ func aliasIndex(t matrix.Target, r engine.Route) int {
 func good(s report.Status) bool { return s == report.StatusPass || s == report.StatusAdvisory }
 
 // Classify classifies a cell that changed from base to head, and names
-// why a regression is one.
-func Classify(base, head report.Status) (kind, why string) { return classify(base, head) }
+// why a regression is one: a cell that fails as an undeclared advisory
+// regressed because the provider reads reasoning the route no longer
+// sends.
+func Classify(base, head report.Cell) (kind, why string) {
+	kind, why = classify(base.Status, head.Status)
+	if kind == Regression && head.Status == report.StatusFail && strings.HasPrefix(head.Detail, scenario.UndeclaredAdvisory) {
+		why = WhyDropped
+	}
+	return kind, why
+}
 
 // classify classifies a changed cell, and names why a regression is one. A
 // cell that goes from pass to advisory is a regression: the provider read

@@ -11,6 +11,7 @@ import (
 	"github.com/replaycheck/replaycheck/gate"
 	"github.com/replaycheck/replaycheck/matrix"
 	"github.com/replaycheck/replaycheck/providers"
+	"github.com/replaycheck/replaycheck/scenario"
 	"github.com/replaycheck/replaycheck/scenario/scenariotest"
 )
 
@@ -99,9 +100,11 @@ func TestGateDroppedReasoningIsARegression(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// No advisories: declaration covers the cell, so it fails as an
+	// undeclared advisory, named as reasoning the route no longer sends.
 	var dropped []string
 	for _, c := range res.Regressions() {
-		if c.Base.Status == "pass" && c.Head.Status == "advisory" {
+		if c.Base.Status == "pass" && c.Head.Status == "fail" && strings.HasPrefix(c.Head.Detail, scenario.UndeclaredAdvisory) {
 			if c.Why != gate.WhyDropped {
 				t.Errorf("%s/%s: why %q, want %q", c.Target, c.Scenario, c.Why, gate.WhyDropped)
 			}
@@ -109,7 +112,17 @@ func TestGateDroppedReasoningIsARegression(t *testing.T) {
 		}
 	}
 	if len(dropped) == 0 {
-		t.Fatalf("no pass -> advisory regression; changes: %+v", res.Changes)
+		t.Fatalf("no pass -> undeclared advisory regression; changes: %+v", res.Changes)
+	}
+	// Declared, the same cell is advisory: still a regression from pass.
+	declared := only(head)
+	declared.Advisories = []matrix.KnownFailure{{Target: "fireworks", Scenario: "carriers", Reason: "on purpose", Line: 1}}
+	res, err = gate.Evaluate(context.Background(), only(base), declared, profiles, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := regression(res, "fireworks/carriers"); !ok || c.Head.Status != "advisory" || c.Why != gate.WhyDropped {
+		t.Errorf("a declared advisory after a pass: %+v (found %v), want a regression to advisory", c, ok)
 	}
 }
 

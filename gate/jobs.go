@@ -107,10 +107,12 @@ func run(ctx context.Context, jobs []*job, opts Options, do func(*job)) {
 }
 
 // sameDeclaration reports whether base and head declare the same known
-// failure (or none) for a target's scenario: its cells are then judged
-// alike by both.
+// failure and the same advisory (or none) for a target's scenario: its
+// cells are then judged alike by both.
 func sameDeclaration(base, head *matrix.File, target, sc string) bool {
 	bk, bok := base.KnownFailure(target, sc)
 	hk, hok := head.KnownFailure(target, sc)
-	return bok == hok && bk.Reason == hk.Reason
+	ba, baok := base.Advisory(target, sc)
+	ha, haok := head.Advisory(target, sc)
+	return bok == hok && bk.Reason == hk.Reason && baok == haok && ba.Reason == ha.Reason
 }

@@ -28,6 +28,10 @@ type File struct {
 	Targets []Target
 	// KnownFailures are the cells declared as failing, with their reasons.
 	KnownFailures []KnownFailure
+	// Advisories are the cells declared as advisory (the route sends less
+	// reasoning than the provider reads), with their reasons; an advisory
+	// cell not declared fails.
+	Advisories []KnownFailure
 	// Entries are the match entries of the route table, in file order.
 	Entries []Entry
 	// Unreachable are the entries declared as reached by no target or
@@ -85,6 +89,9 @@ func (f *File) Declared(e Entry) (Unreachable, bool) {
 
 // A KnownFailure declares that a cell is expected to fail, and why. A
 // known failure is still run; it fails the build if it starts passing.
+// The same declaration under advisories: says a cell is expected to be
+// advisory: the route sends less reasoning than its provider reads, on
+// purpose.
 type KnownFailure struct {
 	Target   string
 	Scenario string
@@ -119,7 +126,17 @@ func (f *File) Target(id string) (Target, bool) {
 
 // KnownFailure returns the known-failure declaration of a cell, if any.
 func (f *File) KnownFailure(target, scenario string) (KnownFailure, bool) {
-	for _, k := range f.KnownFailures {
+	return declared(f.KnownFailures, target, scenario)
+}
+
+// Advisory returns the advisory declaration of a cell, if any.
+func (f *File) Advisory(target, scenario string) (KnownFailure, bool) {
+	return declared(f.Advisories, target, scenario)
+}
+
+// declared returns the declaration of a cell in list, if any.
+func declared(list []KnownFailure, target, scenario string) (KnownFailure, bool) {
+	for _, k := range list {
 		if k.Target == target && k.Scenario == scenario {
 			return k, true
 		}
@@ -174,7 +191,7 @@ func parse(name string, b []byte) (*File, error) {
 	}
 	f := &File{Path: name}
 	for _, step := range []func(walker, map[string]*yaml.Node, *File) error{
-		loadEcho, loadRows, loadLocal, loadDefault, loadFlags, loadNativeFields, loadDialects, loadTargets, loadKnownFailures,
+		loadEcho, loadRows, loadLocal, loadDefault, loadFlags, loadNativeFields, loadDialects, loadTargets, loadKnownFailures, loadAdvisories,
 	} {
 		if err := step(w, top, f); err != nil {
 			return nil, err
@@ -188,7 +205,7 @@ func parse(name string, b []byte) (*File, error) {
 }
 
 var topKeys = []string{"version", "echo_families", "carrier_routes", "local_endpoint", "default_carriers",
-	"flags", "native_fields", "anthropic", "bedrock_converse", "responses", "targets", "known_failures", "unreachable"}
+	"flags", "native_fields", "anthropic", "bedrock_converse", "responses", "targets", "known_failures", "advisories", "unreachable"}
 
 func (w walker) carriers(n *yaml.Node, what string) (engine.CarrierSet, error) {
 	names, err := w.strings(n, what)
@@ -560,32 +577,47 @@ func loadTargets(w walker, top map[string]*yaml.Node, f *File) error {
 }
 
 func loadKnownFailures(w walker, top map[string]*yaml.Node, f *File) error {
-	items, err := w.sequence(top["known_failures"], "known_failures")
+	list, err := loadDeclarations(w, f, top["known_failures"], "known_failures", "known failure")
+	f.KnownFailures = list
+	return err
+}
+
+func loadAdvisories(w walker, top map[string]*yaml.Node, f *File) error {
+	list, err := loadDeclarations(w, f, top["advisories"], "advisories", "advisory")
+	f.Advisories = list
+	return err
+}
+
+// loadDeclarations reads a list of cell declarations (section, each a
+// what): a target of f, a scenario and a reason, each cell once.
+func loadDeclarations(w walker, f *File, n *yaml.Node, section, what string) ([]KnownFailure, error) {
+	items, err := w.sequence(n, section)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var out []KnownFailure
 	for _, it := range items {
-		m, err := w.mapping(it, "known failure", "target", "scenario", "reason")
+		m, err := w.mapping(it, what, "target", "scenario", "reason")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		k := KnownFailure{Line: it.Line}
-		k.Target, _ = w.str(m["target"], "known failure target")
-		k.Scenario, _ = w.str(m["scenario"], "known failure scenario")
-		k.Reason, _ = w.str(m["reason"], "known failure reason")
+		k.Target, _ = w.str(m["target"], what+" target")
+		k.Scenario, _ = w.str(m["scenario"], what+" scenario")
+		k.Reason, _ = w.str(m["reason"], what+" reason")
 		if _, ok := f.Target(k.Target); !ok {
-			return w.errf(it, "known failure: unknown target %q", k.Target)
+			return nil, w.errf(it, "%s: unknown target %q", what, k.Target)
 		}
 		if !IsScenario(k.Scenario) {
-			return w.errf(it, "known failure: unknown scenario %q (want one of %s)", k.Scenario, strings.Join(Scenarios, ", "))
+			return nil, w.errf(it, "%s: unknown scenario %q (want one of %s)", what, k.Scenario, strings.Join(Scenarios, ", "))
 		}
 		if strings.TrimSpace(k.Reason) == "" {
-			return w.errf(it, "known failure %s/%s: a reason is required", k.Target, k.Scenario)
+			return nil, w.errf(it, "%s %s/%s: a reason is required", what, k.Target, k.Scenario)
 		}
-		if _, dup := f.KnownFailure(k.Target, k.Scenario); dup {
-			return w.errf(it, "known failure %s/%s: declared twice", k.Target, k.Scenario)
+		if _, dup := declared(out, k.Target, k.Scenario); dup {
+			return nil, w.errf(it, "%s %s/%s: declared twice", what, k.Target, k.Scenario)
 		}
-		f.KnownFailures = append(f.KnownFailures, k)
+		out = append(out, k)
 	}
-	return nil
+	return out, nil
 }

@@ -156,7 +156,7 @@ func TestParseErrors(t *testing.T) {
 		reason string
 	}{
 		{"unknown-top-key", "carrier_rows: []\n",
-			`m.yaml:3: matrix: unknown key "carrier_rows" (want one of version, echo_families, carrier_routes, local_endpoint, default_carriers, flags, native_fields, anthropic, bedrock_converse, responses, targets, known_failures, unreachable)`,
+			`m.yaml:3: matrix: unknown key "carrier_rows" (want one of version, echo_families, carrier_routes, local_endpoint, default_carriers, flags, native_fields, anthropic, bedrock_converse, responses, targets, known_failures, advisories, unreachable)`,
 			"a misspelt section is named with its line, not ignored"},
 		{"duplicate-top-key", "default_carriers: []\n",
 			`m.yaml:3: matrix: duplicate key "default_carriers"`,
@@ -312,6 +312,12 @@ func TestParseErrors(t *testing.T) {
 		{"unreachable-no-entry", "carrier_routes:\n  - {id: s, carriers: [], hosts: [a.com]}\nunreachable:\n  - {entry: \"carrier_routes[s].hosts\", value: b.com, reason: r}\n",
 			"m.yaml:6: unreachable carrier_routes[s].hosts: b.com: no such entry in the route table (entries are named like carrier_routes[strict].hosts)",
 			"a declaration for no entry is stale"},
+		{"advisory-no-reason", "targets:\n  - {id: t, api_mode: chat, provider: p, base_url: \"https://a.example\", model: m, profile: p}\nadvisories:\n  - {target: t, scenario: carriers, reason: \" \"}\n",
+			"m.yaml:6: advisory t/carriers: a reason is required",
+			"an advisory says why the route sends less than the provider reads"},
+		{"advisory-unknown-target", "advisories:\n  - {target: nope, scenario: carriers, reason: r}\n",
+			"m.yaml:4: advisory: unknown target \"nope\"",
+			"an advisory names a target"},
 		{"unreachable-no-reason", "carrier_routes:\n  - {id: s, carriers: [], hosts: [a.com]}\nunreachable:\n  - {entry: \"carrier_routes[s].hosts\", value: a.com, reason: \" \"}\n",
 			"m.yaml:6: unreachable carrier_routes[s].hosts: a.com: a reason is required",
 			"an unreachable entry says why no target reaches it"},

@@ -317,7 +317,7 @@ func (j *judge) compare(c checked, before, after []report.Cell, change string) J
 			continue
 		}
 		cell := fmt.Sprintf("%s/%s: %s -> %s", a.Target, a.Scenario, b.Status, a.Status)
-		kind, why := gate.Classify(b.Status, a.Status)
+		kind, why := gate.Classify(b, a)
 		switch {
 		case a.Status == report.StatusError || a.Status == report.StatusUnverified:
 			if rank[Unverified] > rank[out.Outcome] {

@@ -25,6 +25,8 @@ carrier_routes:
 default_carriers: [reasoning_content]
 targets:
   - {id: groq, api_mode: chat, provider: groq, base_url: "https://api.groq.com/openai/v1", model: openai/gpt-oss-120b, profile: groq}
+advisories:
+  - {target: groq, scenario: carriers, reason: the strict row sends Groq none of the reasoning it reads}
 `
 
 func run(t *testing.T, src string, keep ...string) *mutate.Report {
@@ -79,14 +81,14 @@ func TestOutcomes(t *testing.T) {
 	}{
 		{"add reasoning_content to carrier_routes[strict].carriers", mutate.Killed, 4, "groq/carriers: advisory -> fail",
 			"Groq refuses reasoning_content: the gate names the regression"},
-		{"add reasoning to carrier_routes[strict].carriers", mutate.Noticed, 4, "groq/carriers: advisory -> pass",
-			"Groq reads reasoning: the cell improves, nothing regresses"},
+		{"add reasoning to carrier_routes[strict].carriers", mutate.Killed, 4, "groq/carriers: advisory -> fail",
+			"Groq reads reasoning: the cell passes, so the advisory declaration is stale and fails until it is removed"},
 		{"drop groq.com from carrier_routes[strict].hosts", mutate.Survived, 6, "chat (custom, https://api.groq.com/openai/v1, openai/gpt-oss-120b)",
 			"the groq target still matches by its provider id; a custom provider id at Groq's host would now get reasoning, and no target takes that route"},
 		{"drop api.groq.com from carrier_routes[shadowed].hosts", mutate.Equivalent, 9, "none of",
 			"the strict row's groq.com takes every route the shadowed row could"},
-		{"drop carrier_routes[strict]", mutate.Noticed, 3, "groq/carriers: advisory -> pass",
-			"the shadowed row takes Groq and sends it reasoning, which it reads"},
+		{"drop carrier_routes[strict]", mutate.Killed, 3, "groq/carriers: advisory -> fail",
+			"the shadowed row takes Groq and sends it reasoning, which it reads: the advisory declaration is stale"},
 	} {
 		m := find(t, rep, tc.edit)
 		if m.Outcome != tc.outcome {
@@ -183,12 +185,12 @@ func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 		{"deepseek", "drop deepseek from echo_families[deepseek].providers", "deepseek~2/missing-echo"},
 		{"mimo", "drop xiaomi from echo_families[mimo].providers", "mimo~4/missing-echo"},
 		{"fireworks", "drop fireworks from carrier_routes[fireworks].providers", "fireworks~3/carriers: pass -> fail"},
-		{"vllm", "drop custom from carrier_routes[local-family].providers", "vllm~3/carriers: pass -> advisory"},
-		{"vllm", "drop reasoning from carrier_routes[local-family].carriers", "vllm~3/carriers: pass -> advisory"},
-		{"ollama-cloud", "drop ollama.com from carrier_routes[local-family].hosts", "ollama-cloud~1/carriers: pass -> advisory"},
-		{"ollama-cloud", "drop ollama-cloud from carrier_routes[local-family].providers", "ollama-cloud~2/carriers: pass -> advisory"},
-		{"upstage", "drop upstage.ai from carrier_routes[local-family].hosts", "upstage~1/carriers: pass -> advisory"},
-		{"upstage", "drop upstage from carrier_routes[local-family].providers", "upstage~2/carriers: pass -> advisory"},
+		{"vllm", "drop custom from carrier_routes[local-family].providers", "vllm~3/carriers: pass -> fail"},
+		{"vllm", "drop reasoning from carrier_routes[local-family].carriers", "vllm~3/carriers: pass -> fail"},
+		{"ollama-cloud", "drop ollama.com from carrier_routes[local-family].hosts", "ollama-cloud~1/carriers: pass -> fail"},
+		{"ollama-cloud", "drop ollama-cloud from carrier_routes[local-family].providers", "ollama-cloud~2/carriers: pass -> fail"},
+		{"upstage", "drop upstage.ai from carrier_routes[local-family].hosts", "upstage~1/carriers: pass -> fail"},
+		{"upstage", "drop upstage from carrier_routes[local-family].providers", "upstage~2/carriers: pass -> fail"},
 		{"dashscope", "drop qwen3.7 from flags[dashscope-preserve-thinking].models", "dashscope~8/flags"},
 		{"dashscope", "drop kimi-k2.6 from flags[dashscope-preserve-thinking].models", "dashscope~9/flags"},
 		// Claude 3 Haiku falls to the claude row, which requests thinking:

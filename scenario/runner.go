@@ -260,6 +260,31 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 			cell.Status = report.StatusFail
 			cell.Detail = fmt.Sprintf("declared as a known failure in matrix.yaml:%d but it passes now: remove the declaration", k.Line)
 		}
+		return cell
+	}
+	return r.judgeAdvisory(t, sc, cell)
+}
+
+// UndeclaredAdvisory opens the detail of an advisory cell no declaration
+// covers: it fails.
+const UndeclaredAdvisory = "undeclared advisory: "
+
+// judgeAdvisory holds an advisory cell (the provider reads reasoning the
+// route does not send) to the table's advisories: declarations. Losing
+// reasoning the provider reads is a failure unless the table says why it
+// does so on purpose; a declaration whose cell no longer is advisory is
+// stale, and fails until removed.
+func (r *Runner) judgeAdvisory(t matrix.Target, sc Scenario, cell report.Cell) report.Cell {
+	a, declared := r.Matrix.Advisory(t.ID, sc.Name)
+	switch {
+	case declared && cell.Status == report.StatusAdvisory:
+		cell.Detail = "declared advisory: " + a.Reason + " (" + cell.Detail + ")"
+	case declared && cell.Status == report.StatusPass:
+		cell.Status = report.StatusFail
+		cell.Detail = fmt.Sprintf("declared as an advisory in matrix.yaml:%d but the route now sends what the provider reads: remove the declaration", a.Line)
+	case cell.Status == report.StatusAdvisory:
+		cell.Status = report.StatusFail
+		cell.Detail = UndeclaredAdvisory + cell.Detail + ": the provider reads reasoning the route does not send, so the model reasons again from scratch; send it, or declare the cell under advisories: in matrix.yaml with the reason"
 	}
 	return cell
 }

@@ -172,6 +172,7 @@ func testRunExitCodes(t *testing.T, fixture string) {
 		declareKnownFailure(t, original, "deepseek", "carriers", "declared to check that a passing known failure fails"))
 	declaredFails := writeMatrix("declared-fails.yaml",
 		declareKnownFailure(t, strict, "mistral", "strict-schema", "the strict row sends reasoning_content in this copy"))
+	undeclared := writeMatrix("undeclared-advisory.yaml", withoutAdvisories(t, original))
 	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -224,6 +225,12 @@ func testRunExitCodes(t *testing.T, fixture string) {
 			[]string{"deepseek/carriers: FAIL (simulated): declared as a known failure in matrix.yaml:", "remove the declaration"},
 			// The declaration holds for the target's aliases too.
 			[]string{"replaycheck run: 3 cells failed"}},
+		{"an advisory no declaration covers fails the run: reasoning the provider reads is lost", with(undeclared, "--target", "groq", "--scenario", "carriers", "--cassettes", repoCassettes), exitFailures,
+			[]string{"groq/carriers: FAIL (simulated): undeclared advisory: ", "declare the cell under advisories: in matrix.yaml"},
+			// groq's and its two aliases'.
+			[]string{"replaycheck run: 3 cells failed"}},
+		{"a declared advisory is advisory, with its reason", with(repoMatrix, "--target", "groq", "--scenario", "carriers", "--cassettes", repoCassettes), exitOK,
+			[]string{"groq/carriers: advisory (simulated): declared advisory: SPEC §2.3 puts Groq in the strict row"}, nil},
 		{"a cell without a cassette is unverified, which is never green: exit 4", with(repoMatrix, "--target", "deepseek", "--cassettes", filepath.Join(dir, "empty")), exitNotJudged,
 			[]string{"deepseek/carriers: unverified: ", "record it with: replaycheck record --target deepseek --scenario carriers"},
 			[]string{"replaycheck run: 15 cells are unverified: the cassettes hold no answer to the requests sent (record them)"}},
@@ -273,6 +280,19 @@ func testRunExitCodes(t *testing.T, fixture string) {
 			}
 		}
 	}
+}
+
+// withoutAdvisories is the table src with its advisories: section cut.
+func withoutAdvisories(t *testing.T, src string) string {
+	t.Helper()
+	start := strings.Index(src, "\nadvisories:\n")
+	end := strings.Index(src, "\nunreachable:\n")
+	if start < 0 || end < start {
+		t.Fatal("matrix.yaml has no advisories: section before unreachable:")
+	}
+	// Keep the comment that introduces unreachable:.
+	end = strings.LastIndex(src[:end], "\n\n") + 1
+	return src[:start+1] + src[end:]
 }
 
 // strictRow is the strict carrier row of matrix.yaml up to its carriers.
