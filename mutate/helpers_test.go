@@ -19,9 +19,9 @@ func readMatrix(t *testing.T) string {
 	return string(b)
 }
 
-// runWithoutAliases judges the mutants of src on one target with its
-// aliases removed.
-func runWithoutAliases(t *testing.T, src, target string) *mutate.Report {
+// runWithoutAliases judges the mutants of src (only those of edits, when
+// given) on one target with its aliases removed.
+func runWithoutAliases(t *testing.T, src, target string, edits ...string) *mutate.Report {
 	t.Helper()
 	base, err := matrix.Parse("matrix.yaml", []byte(src))
 	if err != nil {
@@ -30,7 +30,7 @@ func runWithoutAliases(t *testing.T, src, target string) *mutate.Report {
 	tg, _ := base.Target(target)
 	tg.Aliases = nil
 	base.Targets = []matrix.Target{tg}
-	rep, err := mutate.Run(context.Background(), base, []byte(src), mutate.Options{Profiles: scenariotest.Profiles(t, "../providers"), CassetteDir: "../cassettes"})
+	rep, err := mutate.Run(context.Background(), base, []byte(src), mutate.Options{Profiles: scenariotest.Profiles(t, "../providers"), CassetteDir: "../cassettes", Edits: edits})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -69,6 +70,9 @@ type Options struct {
 	// Progress, when set, is called after each mutant is judged, from one
 	// goroutine at a time, with the mutant and how many there are.
 	Progress func(m Judged, total int)
+	// Edits, when set, keeps only the mutants of these edits
+	// ("drop api.kimi.com from echo_families[kimi].hosts").
+	Edits []string
 }
 
 // A Report is the outcome of a mutation run.
@@ -120,6 +124,9 @@ func Run(ctx context.Context, base *matrix.File, src []byte, opts Options) (*Rep
 	mutants, err := Generate(base.Path, src)
 	if err != nil {
 		return nil, err
+	}
+	if len(opts.Edits) > 0 {
+		mutants = slices.DeleteFunc(mutants, func(m Mutant) bool { return !slices.Contains(opts.Edits, m.Edit) })
 	}
 	j := newJudge(base, opts)
 	rep := &Report{Path: base.Path, Mutants: make([]Judged, len(mutants)), Probes: len(j.probes), Routes: len(j.routes), Coverage: Cover(base)}

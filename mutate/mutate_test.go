@@ -31,6 +31,12 @@ advisories:
 
 func run(t *testing.T, src string, keep ...string) *mutate.Report {
 	t.Helper()
+	return runEdits(t, src, nil, keep...)
+}
+
+// runEdits is run judging only the mutants of edits (all when nil).
+func runEdits(t *testing.T, src string, edits []string, keep ...string) *mutate.Report {
+	t.Helper()
 	base, err := matrix.Parse("m.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +52,7 @@ func run(t *testing.T, src string, keep ...string) *mutate.Report {
 		}
 		base.Targets = targets
 	}
-	rep, err := mutate.Run(context.Background(), base, []byte(src), mutate.Options{Profiles: scenariotest.Profiles(t, "../providers"), CassetteDir: "../cassettes"})
+	rep, err := mutate.Run(context.Background(), base, []byte(src), mutate.Options{Profiles: scenariotest.Profiles(t, "../providers"), CassetteDir: "../cassettes", Edits: edits})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +220,14 @@ func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 	for _, target := range targets {
 		t.Run(target, func(t *testing.T) {
 			t.Parallel()
-			withAliases, withoutAliases := run(t, src, target), runWithoutAliases(t, src, target)
+			var edits []string
+			for _, tc := range byTarget[target] {
+				edits = append(edits, tc.edit)
+			}
+			withAliases, withoutAliases := runEdits(t, src, edits, target), runWithoutAliases(t, src, target, edits...)
+			if len(withAliases.Mutants) != len(edits) {
+				t.Fatalf("Options.Edits kept %d mutants, want the %d named", len(withAliases.Mutants), len(edits))
+			}
 			for _, tc := range byTarget[target] {
 				with := find(t, withAliases, tc.edit)
 				if with.Outcome != mutate.Killed || !strings.HasPrefix(with.Cell, tc.cell) {
