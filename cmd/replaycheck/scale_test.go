@@ -36,7 +36,7 @@ func scaledMatrix(tb testing.TB, dir string, k int) (string, string) {
 				ids = append(ids, field(t, "id").Value)
 			}
 			seq.Content = copies(seq.Content, k, "id")
-		case "known_failures":
+		case "known_failures", "advisories":
 			seq.Content = copies(seq.Content, k, "target")
 		}
 	}
