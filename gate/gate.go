@@ -58,6 +58,9 @@ const (
 	// from scratch: the seed's failure, where reasoning was discarded and
 	// the model guessed again.
 	WhyDropped = "the provider read reasoning the route no longer sends"
+	// WhyOtherCause: a known failure now fails for another cause than the
+	// one declared: the route sends something else the provider refuses.
+	WhyOtherCause = "the known failure now fails for another cause than the one declared"
 	// WhyNewFails: a cell the head adds fails.
 	WhyNewFails = "a cell the head table adds fails: the provider refuses what the route sends, or an invariant broke"
 	// WhyNewDrops: a cell the head adds sends less reasoning than its
@@ -119,7 +122,7 @@ func EvaluateWith(ctx context.Context, base, head *matrix.File, profiles map[str
 		j.head = j.cell(ctx, headRun)
 		switch {
 		case j.isNew:
-		case opts.Same != nil && opts.Same(j.route) && sameDeclaration(base, head, j.t.ID, j.sc.Name):
+		case opts.Same != nil && opts.Same(j.route) && sameDeclaration(base, head, j.t.ID, j.sc.Name) && sameDeclaration(base, head, j.name(), j.sc.Name):
 			j.base = j.head
 		default:
 			j.base = j.cell(ctx, baseRun)
@@ -215,11 +218,15 @@ func good(s report.Status) bool { return s == report.StatusPass || s == report.S
 // Classify classifies a cell that changed from base to head, and names
 // why a regression is one: a cell that fails as an undeclared advisory
 // regressed because the provider reads reasoning the route no longer
-// sends.
+// sends; a known failure that now fails for another cause than the one
+// declared regressed too.
 func Classify(base, head report.Cell) (kind, why string) {
 	kind, why = classify(base.Status, head.Status)
-	if kind == Regression && head.Status == report.StatusFail && strings.HasPrefix(head.Detail, scenario.UndeclaredAdvisory) {
+	switch {
+	case kind == Regression && head.Status == report.StatusFail && strings.HasPrefix(head.Detail, scenario.UndeclaredAdvisory):
 		why = WhyDropped
+	case base.Status == report.StatusKnownFail && head.Status == report.StatusFail && strings.Contains(head.Detail, scenario.OtherCause):
+		kind, why = Regression, WhyOtherCause
 	}
 	return kind, why
 }

@@ -414,3 +414,18 @@ func TestGateVertexMultiRegion(t *testing.T) {
 		t.Errorf("the platform edit: loader error %v, want the alias refused", err)
 	}
 }
+
+// TestGateKnownFailurePinnedToItsCause: gemini-openai/strict-schema is a
+// known failure for Google refusing reasoning_content. Adding `reasoning`
+// to the default row makes Google refuse `reasoning` first (its confirmed
+// wording): the cell still fails, but for another cause than the one
+// declared, which the gate names as a regression instead of letting the
+// declaration excuse it.
+func TestGateKnownFailurePinnedToItsCause(t *testing.T) {
+	target := recordTarget(t, "gemini-openai")
+	res := target.gate("default_carriers: [reasoning_content]", "default_carriers: [reasoning_content, reasoning]")
+	c, ok := regression(res, "gemini-openai/strict-schema")
+	if !ok || c.Why != gate.WhyOtherCause || c.Base.Status != "known-fail" || !strings.Contains(c.Head.ProviderError, `Unknown name \"reasoning\"`) {
+		t.Fatalf("gemini-openai/strict-schema: %+v (found %v); want a known failure regressed to another cause, in Google's words", c, ok)
+	}
+}

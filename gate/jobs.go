@@ -31,6 +31,14 @@ type job struct {
 	head, base report.Cell
 }
 
+// name is the job's row: the target's id, or the alias's name.
+func (j *job) name() string {
+	if j.alias < 0 {
+		return j.t.ID
+	}
+	return j.t.AliasName(j.alias)
+}
+
 // cell replays the job's cell with run.
 func (j *job) cell(ctx context.Context, run *scenario.Runner) report.Cell {
 	if j.alias < 0 {

@@ -96,7 +96,14 @@ type KnownFailure struct {
 	Target   string
 	Scenario string
 	Reason   string
-	Line     int
+	// Cause pins a known failure to what it was declared for: a phrase of
+	// the failure's evidence (the provider's error, or what the scenario
+	// expected or saw), such as `Unknown name "reasoning_content"`. A known
+	// failure that fails for another cause fails. One without (a table
+	// written before causes were) excuses any failure, and lint names it.
+	// Advisories have none.
+	Cause string
+	Line  int
 }
 
 // Alias returns the target and the index of the alias a name such as
@@ -577,36 +584,45 @@ func loadTargets(w walker, top map[string]*yaml.Node, f *File) error {
 }
 
 func loadKnownFailures(w walker, top map[string]*yaml.Node, f *File) error {
-	list, err := loadDeclarations(w, f, top["known_failures"], "known_failures", "known failure")
+	list, err := loadDeclarations(w, f, top["known_failures"], "known_failures", "known failure", true)
 	f.KnownFailures = list
 	return err
 }
 
 func loadAdvisories(w walker, top map[string]*yaml.Node, f *File) error {
-	list, err := loadDeclarations(w, f, top["advisories"], "advisories", "advisory")
+	list, err := loadDeclarations(w, f, top["advisories"], "advisories", "advisory", false)
 	f.Advisories = list
 	return err
 }
 
 // loadDeclarations reads a list of cell declarations (section, each a
-// what): a target of f, a scenario and a reason, each cell once.
-func loadDeclarations(w walker, f *File, n *yaml.Node, section, what string) ([]KnownFailure, error) {
+// what): a target of f, a scenario and a reason, each cell once, and with
+// withCause the cause the failure is pinned to.
+func loadDeclarations(w walker, f *File, n *yaml.Node, section, what string, withCause bool) ([]KnownFailure, error) {
 	items, err := w.sequence(n, section)
 	if err != nil {
 		return nil, err
 	}
 	var out []KnownFailure
 	for _, it := range items {
-		m, err := w.mapping(it, what, "target", "scenario", "reason")
+		keys := []string{"target", "scenario", "reason"}
+		if withCause {
+			keys = append(keys, "cause")
+		}
+		m, err := w.mapping(it, what, keys...)
 		if err != nil {
 			return nil, err
 		}
 		k := KnownFailure{Line: it.Line}
+		if withCause {
+			k.Cause, _ = w.str(m["cause"], what+" cause")
+		}
 		k.Target, _ = w.str(m["target"], what+" target")
 		k.Scenario, _ = w.str(m["scenario"], what+" scenario")
 		k.Reason, _ = w.str(m["reason"], what+" reason")
-		if _, ok := f.Target(k.Target); !ok {
-			return nil, w.errf(it, "%s: unknown target %q", what, k.Target)
+		_, target := f.Target(k.Target)
+		if _, _, alias := f.Alias(k.Target); !target && !alias {
+			return nil, w.errf(it, "%s: unknown target %q (want a target's id, or an alias's name: id~N)", what, k.Target)
 		}
 		if !IsScenario(k.Scenario) {
 			return nil, w.errf(it, "%s: unknown scenario %q (want one of %s)", what, k.Scenario, strings.Join(Scenarios, ", "))

@@ -97,13 +97,13 @@ func TestCommittedMatrixLoads(t *testing.T) {
 
 	var known []string
 	for _, k := range f.KnownFailures {
-		if strings.TrimSpace(k.Reason) == "" || k.Line == 0 {
-			t.Errorf("known failure %s/%s: no reason or line", k.Target, k.Scenario)
+		if strings.TrimSpace(k.Reason) == "" || strings.TrimSpace(k.Cause) == "" || k.Line == 0 {
+			t.Errorf("known failure %s/%s: no reason, cause or line", k.Target, k.Scenario)
 		}
 		known = append(known, k.Target+"/"+k.Scenario)
 	}
 	if got := strings.Join(known, " "); got != "gemini-openai/strict-schema gemini-openai/fallback sambanova/fallback hunyuan/fallback fireworks/flags vercel-ai-gateway-deepseek/missing-echo "+
-		"bedrock-converse-nova/carriers bedrock-converse-nova/resume bedrock-converse-nova/compaction bedrock-converse-nova/branch bedrock-converse-openai/signed-roundtrip" {
+		"bedrock-converse-nova/carriers bedrock-converse-nova/resume bedrock-converse-nova/compaction bedrock-converse-nova/branch bedrock-converse-openai/signed-roundtrip gemini-openai~1/strict-schema" {
 		t.Errorf("known failures %s", got)
 	}
 	if k, ok := f.KnownFailure("fireworks", "flags"); !ok || !strings.Contains(k.Reason, "reasoning_history") {
@@ -281,18 +281,21 @@ func TestParseErrors(t *testing.T) {
 		{"target-missing-several", "targets:\n  - {id: a, base_url: \"https://a.com\"}\n",
 			"m.yaml:4: target a: missing provider",
 			"with several keys missing the first in file order is named, every time"},
-		{"known-unknown-target", "targets:\n" + tgt + "known_failures:\n  - {target: b, scenario: carriers, reason: r}\n",
-			`m.yaml:6: known failure: unknown target "b"`,
+		{"known-unknown-target", "targets:\n" + tgt + "known_failures:\n  - {target: b, scenario: carriers, cause: c, reason: r}\n",
+			`m.yaml:6: known failure: unknown target "b" (want a target's id, or an alias's name: id~N)`,
 			"a declaration for no target is stale"},
-		{"known-unknown-scenario", "targets:\n" + tgt + "known_failures:\n  - {target: a, scenario: carrier, reason: r}\n",
+		{"known-unknown-scenario", "targets:\n" + tgt + "known_failures:\n  - {target: a, scenario: carrier, cause: c, reason: r}\n",
 			`m.yaml:6: known failure: unknown scenario "carrier" (want one of carriers, missing-echo, strict-schema, fallback, signed-roundtrip, resume, compaction, branch, flags)`,
 			"scenarios are the matrix columns"},
-		{"known-no-reason", "targets:\n" + tgt + "known_failures:\n  - {target: a, scenario: carriers, reason: \" \"}\n",
+		{"known-no-reason", "targets:\n" + tgt + "known_failures:\n  - {target: a, scenario: carriers, cause: c, reason: \" \"}\n",
 			"m.yaml:6: known failure a/carriers: a reason is required",
 			"a known failure without a reason explains nothing"},
-		{"known-twice", "targets:\n" + tgt + "known_failures:\n  - {target: a, scenario: carriers, reason: r}\n  - {target: a, scenario: carriers, reason: s}\n",
+		{"known-twice", "targets:\n" + tgt + "known_failures:\n  - {target: a, scenario: carriers, cause: c, reason: r}\n  - {target: a, scenario: carriers, cause: c, reason: s}\n",
 			"m.yaml:7: known failure a/carriers: declared twice",
 			"one reason per cell"},
+		{"known-unknown-alias", "targets:\n" + tgt + "known_failures:\n  - {target: a~1, scenario: carriers, cause: c, reason: r}\n",
+			`m.yaml:6: known failure: unknown target "a~1" (want a target's id, or an alias's name: id~N)`,
+			"an alias's own declaration names an alias the target has"},
 		{"alias-no-note", "targets:\n  - {id: a, provider: a, base_url: \"https://a.com\", model: m, profile: a,\n     aliases: [{provider: custom, base_url: \"https://a.com\", model: m}]}\n",
 			"m.yaml:5: target a alias: missing note",
 			"an alias says who reaches the endpoint that way"},
@@ -316,7 +319,7 @@ func TestParseErrors(t *testing.T) {
 			"m.yaml:6: advisory t/carriers: a reason is required",
 			"an advisory says why the route sends less than the provider reads"},
 		{"advisory-unknown-target", "advisories:\n  - {target: nope, scenario: carriers, reason: r}\n",
-			"m.yaml:4: advisory: unknown target \"nope\"",
+			"m.yaml:4: advisory: unknown target \"nope\" (want a target's id, or an alias's name: id~N)",
 			"an advisory names a target"},
 		{"unreachable-no-reason", "carrier_routes:\n  - {id: s, carriers: [], hosts: [a.com]}\nunreachable:\n  - {entry: \"carrier_routes[s].hosts\", value: a.com, reason: \" \"}\n",
 			"m.yaml:6: unreachable carrier_routes[s].hosts: a.com: a reason is required",

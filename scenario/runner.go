@@ -251,12 +251,14 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 	if cell.Status == report.StatusError {
 		return cell // not judged, so neither a known failure nor a pass
 	}
-	if k, declared := r.Matrix.KnownFailure(t.ID, sc.Name); declared {
-		switch cell.Status {
-		case report.StatusFail:
+	if k, declared := cellDeclaration(r.Matrix.KnownFailure, cell.Target, t.ID, sc.Name); declared {
+		switch {
+		case cell.Status == report.StatusFail && k.Cause != "" && !failsFor(cell, k.Cause):
+			cell.Detail = fmt.Sprintf("declared as a known failure in matrix.yaml:%d for %q, %s%s", k.Line, k.Cause, OtherCause, cell.Detail)
+		case cell.Status == report.StatusFail:
 			cell.Status = report.StatusKnownFail
 			cell.Detail = "known failure: " + k.Reason + " (" + cell.Detail + ")"
-		case report.StatusPass, report.StatusAdvisory:
+		case cell.Status == report.StatusPass, cell.Status == report.StatusAdvisory:
 			cell.Status = report.StatusFail
 			cell.Detail = fmt.Sprintf("declared as a known failure in matrix.yaml:%d but it passes now: remove the declaration", k.Line)
 		}
@@ -264,6 +266,27 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 	}
 	return r.judgeAdvisory(t, sc, cell)
 }
+
+// cellDeclaration returns the declaration of a cell: an alias's own
+// ("gemini-openai~1"), or else its target's, which holds for its aliases.
+func cellDeclaration(lookup func(target, scenario string) (matrix.KnownFailure, bool), row, target, sc string) (matrix.KnownFailure, bool) {
+	if k, ok := lookup(row, sc); ok {
+		return k, true
+	}
+	return lookup(target, sc)
+}
+
+// failsFor reports whether a failing cell's evidence (its detail, what it
+// expected and saw, the provider's error, JSON string escapes read) holds
+// the cause a known failure is declared for.
+func failsFor(cell report.Cell, cause string) bool {
+	evidence := strings.Join([]string{cell.Detail, cell.Expected, cell.Actual, cell.ProviderError}, "\n")
+	return strings.Contains(strings.ReplaceAll(evidence, `\"`, `"`), cause)
+}
+
+// OtherCause marks the detail of a known failure that fails for another
+// cause than the one declared: it fails.
+const OtherCause = "but it fails for another cause: "
 
 // UndeclaredAdvisory opens the detail of an advisory cell no declaration
 // covers: it fails.
@@ -275,7 +298,7 @@ const UndeclaredAdvisory = "undeclared advisory: "
 // does so on purpose; a declaration whose cell no longer is advisory is
 // stale, and fails until removed.
 func (r *Runner) judgeAdvisory(t matrix.Target, sc Scenario, cell report.Cell) report.Cell {
-	a, declared := r.Matrix.Advisory(t.ID, sc.Name)
+	a, declared := cellDeclaration(r.Matrix.Advisory, cell.Target, t.ID, sc.Name)
 	switch {
 	case declared && cell.Status == report.StatusAdvisory:
 		cell.Detail = "declared advisory: " + a.Reason + " (" + cell.Detail + ")"

@@ -67,6 +67,7 @@ func runLint(ctx context.Context, std *streams, args []string) error {
 		return err
 	}
 	l.findings = append(l.findings, coverageFindings(mf)...)
+	l.findings = append(l.findings, unpinnedFindings(mf)...)
 	l.findings = append(l.findings, servedFindings(mf, profiles)...)
 	if *evidenceDir != "" && filepath.Clean(*evidenceDir) != filepath.Clean(*dir) {
 		if !dirExists(*evidenceDir) {
@@ -317,6 +318,18 @@ func coverageFindings(mf *matrix.File) []string {
 	var out []string
 	for _, f := range coverage(mf) {
 		out = append(out, fmt.Sprintf("%s:%d: %s", mf.Path, f.Line, f.Message))
+	}
+	return out
+}
+
+// unpinnedFindings names every known failure declared without the cause
+// it fails for: it would excuse a failure for any cause.
+func unpinnedFindings(mf *matrix.File) []string {
+	var out []string
+	for _, k := range mf.KnownFailures {
+		if strings.TrimSpace(k.Cause) == "" {
+			out = append(out, fmt.Sprintf("%s:%d: known failure %s/%s has no cause: pin it to a phrase of the failure it is declared for (cause: the provider's error, or what the scenario expected), so that a failure for another cause is not excused", mf.Path, k.Line, k.Target, k.Scenario))
+		}
 	}
 	return out
 }

@@ -151,3 +151,25 @@ targets:
 		t.Errorf("without declarations: findings %q, want none", got)
 	}
 }
+
+// TestLintUnpinnedKnownFailure: a known failure without its cause would
+// excuse a failure for any cause: lint names it at its line; with a cause
+// it is no finding. A table written before causes still loads (a gate's
+// base), so lint, not the loader, asks for it.
+func TestLintUnpinnedKnownFailure(t *testing.T) {
+	unpinned := writeFixture(t, mutateFixture+"known_failures:\n  - {target: groq, scenario: fallback, reason: r}\n")
+	mf, err := matrix.Load(unpinned)
+	if err != nil {
+		t.Fatalf("a known failure without a cause must load: %v", err)
+	}
+	if got := unpinnedFindings(mf); len(got) != 1 || !strings.HasPrefix(got[0], unpinned+":") || !strings.Contains(got[0], "known failure groq/fallback has no cause") {
+		t.Errorf("findings %q", got)
+	}
+	pinned := writeFixture(t, mutateFixture+"known_failures:\n  - {target: groq, scenario: fallback, cause: \"Unknown name\", reason: r}\n")
+	if mf, err = matrix.Load(pinned); err != nil {
+		t.Fatal(err)
+	}
+	if got := unpinnedFindings(mf); len(got) != 0 {
+		t.Errorf("a pinned known failure is a finding: %q", got)
+	}
+}

@@ -169,9 +169,11 @@ func testRunExitCodes(t *testing.T, fixture string) {
 	}
 	strictPath := writeMatrix("strict-rc.yaml", strict)
 	declaredPasses := writeMatrix("declared-passes.yaml",
-		declareKnownFailure(t, original, "deepseek", "carriers", "declared to check that a passing known failure fails"))
+		declareKnownFailure(t, original, "deepseek", "carriers", "anything", "declared to check that a passing known failure fails"))
 	declaredFails := writeMatrix("declared-fails.yaml",
-		declareKnownFailure(t, strict, "mistral", "strict-schema", "the strict row sends reasoning_content in this copy"))
+		declareKnownFailure(t, strict, "mistral", "strict-schema", "Extra inputs are not permitted", "the strict row sends reasoning_content in this copy"))
+	otherCause := writeMatrix("declared-other-cause.yaml",
+		declareKnownFailure(t, strict, "mistral", "strict-schema", "Unknown name", "declared for a cause this failure does not show"))
 	undeclared := writeMatrix("undeclared-advisory.yaml", withoutAdvisories(t, original))
 	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
 		t.Fatal(err)
@@ -221,6 +223,9 @@ func testRunExitCodes(t *testing.T, fixture string) {
 			[]string{"replaycheck run: 3 cells failed"}},
 		{"a declared known failure that fails is not a failure", with(declaredFails, "--target", "mistral", "--scenario", "strict-schema"), exitOK,
 			[]string{"known-fail (sim)", "known failure: the strict row sends reasoning_content in this copy"}, nil},
+		{"a known failure that fails for another cause than the one declared fails the run", with(otherCause, "--target", "mistral", "--scenario", "strict-schema"), exitFailures,
+			[]string{`mistral/strict-schema: FAIL (simulated): declared as a known failure in matrix.yaml:`, `for "Unknown name", but it fails for another cause: `},
+			[]string{"replaycheck run: 3 cells failed"}},
 		{"a declared known failure that passes fails the run", with(declaredPasses, "--target", "deepseek"), exitFailures,
 			[]string{"deepseek/carriers: FAIL (simulated): declared as a known failure in matrix.yaml:", "remove the declaration"},
 			// The declaration holds for the target's aliases too.
@@ -310,9 +315,9 @@ func strictReads(t *testing.T, src string, carriers ...string) string {
 
 // declareKnownFailure returns the route table src with one more known
 // failure, declared first.
-func declareKnownFailure(t *testing.T, src, target, scenarioName, reason string) string {
+func declareKnownFailure(t *testing.T, src, target, scenarioName, cause, reason string) string {
 	t.Helper()
-	entry := "known_failures:\n  - target: " + target + "\n    scenario: " + scenarioName + "\n    reason: " + reason + "\n"
+	entry := "known_failures:\n  - target: " + target + "\n    scenario: " + scenarioName + "\n    cause: '" + cause + "'\n    reason: " + reason + "\n"
 	switch {
 	case strings.Contains(src, "\nknown_failures: []\n"):
 		return strings.Replace(src, "\nknown_failures: []\n", "\n"+entry, 1)

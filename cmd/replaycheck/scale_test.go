@@ -76,6 +76,10 @@ func copyID(id string, n int) string {
 	if n == 1 {
 		return id
 	}
+	// An alias's name ("gemini-openai~1") names the copy's alias.
+	if target, alias, ok := strings.Cut(id, "~"); ok {
+		return fmt.Sprintf("%s-x%d~%s", target, n, alias)
+	}
 	return fmt.Sprintf("%s-x%d", id, n)
 }
 
