@@ -10,6 +10,7 @@ import (
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/gate"
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario/scenariotest"
 )
@@ -25,11 +26,8 @@ func TestGateJudgesAddedTargets(t *testing.T) {
 	base := only(committed)
 	relay := matrix.Target{ID: "deepseek-relay", Profile: "deepseek", Line: 900,
 		Route: engine.Route{APIMode: engine.ModeChat, Provider: "custom", BaseURL: "https://relay.example.net/v1", Model: "team-model"}}
-	head := *base
-	head.Targets = append(slices.Clone(base.Targets), relay)
-	scenariotest.Record(t, &head, profiles, dir, "gate", relay.ID)
-
-	res, err := gate.Evaluate(context.Background(), base, &head, profiles, dir)
+	head := withTarget(t, base, relay, profiles, dir)
+	res, err := gate.Evaluate(context.Background(), base, head, profiles, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,10 +158,8 @@ func TestGateAddedUndeclaredAdvisory(t *testing.T) {
 	base := onlyTarget(t, "cerebras")(committed)
 	relay := matrix.Target{ID: "cerebras-eu", Profile: "cerebras", Line: 901,
 		Route: engine.Route{APIMode: engine.ModeChat, Provider: "cerebras", BaseURL: "https://eu.api.cerebras.ai/v1", Model: "gpt-oss-120b"}}
-	head := *base
-	head.Targets = append(slices.Clone(base.Targets), relay)
-	scenariotest.Record(t, &head, profiles, dir, "gate", relay.ID)
-	res, err := gate.Evaluate(context.Background(), base, &head, profiles, dir)
+	head := withTarget(t, base, relay, profiles, dir)
+	res, err := gate.Evaluate(context.Background(), base, head, profiles, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,10 +167,20 @@ func TestGateAddedUndeclaredAdvisory(t *testing.T) {
 		t.Fatalf("the added target's undeclared advisory: %+v (found %v); changes %+v", c, ok, res.Changes)
 	}
 	head.Advisories = append(slices.Clone(head.Advisories), matrix.KnownFailure{Target: relay.ID, Scenario: "carriers", Reason: "the strict row, as cerebras", Line: 902})
-	if res, err = gate.Evaluate(context.Background(), base, &head, profiles, dir); err != nil {
+	if res, err = gate.Evaluate(context.Background(), base, head, profiles, dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := regression(res, "cerebras-eu/carriers"); ok || res.Passed() == false {
 		t.Errorf("declared, the added advisory still regresses: %+v", res.Changes)
 	}
+}
+
+// withTarget returns base with target added, its cassettes recorded into
+// dir from its profile's simulator: a pull request that adds a target.
+func withTarget(t *testing.T, base *matrix.File, target matrix.Target, profiles map[string]*providers.Profile, dir string) *matrix.File {
+	t.Helper()
+	head := *base
+	head.Targets = append(slices.Clone(base.Targets), target)
+	scenariotest.Record(t, &head, profiles, dir, "gate", target.ID)
+	return &head
 }
