@@ -73,11 +73,10 @@ func (r *recorder) record(ctx context.Context, table *engine.Table, p *providers
 	if budget := ro.MaxRequests; budget > 0 && ro.Spent >= budget {
 		return fmt.Errorf("%s/%s: %w (--max-requests %d)", r.target.ID, name, harness.ErrRequestCap, budget)
 	}
-	ro.Transport = stopAtNotJudged(r.opts.Record.Transport, r.opts.Record.Secrets)
 	its, rec, err := scenario.RecordWith(ctx, r.target, table, p, sc, ro)
-	var notJudged *NotJudgedError
-	if errors.As(err, &notJudged) {
-		return fmt.Errorf("%s/%s: %w", r.target.ID, name, notJudged)
+	var answer *harness.AnswerError
+	if errors.As(err, &answer) {
+		return fmt.Errorf("%s/%s: %w", r.target.ID, name, &NotJudgedError{Answer: answer})
 	}
 	if err != nil {
 		return err
