@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -37,6 +38,17 @@ type Route struct {
 	BaseURL   string
 	Model     string
 	EchoOptIn bool
+}
+
+// String names the route for a report: its api mode (chat when unset),
+// then (provider, base URL, model): "chat (custom,
+// https://api.kimi.com/coding/v1, kimi-k2.6)".
+func (r Route) String() string {
+	mode := r.APIMode
+	if mode == "" {
+		mode = ModeChat
+	}
+	return fmt.Sprintf("%s (%s, %s, %s)", mode, r.Provider, r.BaseURL, r.Model)
 }
 
 // Host returns the route's normalised hostname (SPEC §2.1).

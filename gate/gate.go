@@ -196,7 +196,7 @@ func removed(base, head *matrix.File) []string {
 		}
 		for _, a := range bt.Aliases {
 			if aliasIndex(ht, a.Route) < 0 {
-				out = append(out, fmt.Sprintf("alias (%s, %s, %s) of %s", a.Route.Provider, a.Route.BaseURL, a.Route.Model, bt.ID))
+				out = append(out, aliasOf(a, bt.ID))
 			}
 		}
 	}

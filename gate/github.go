@@ -3,6 +3,8 @@ package gate
 import (
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -102,6 +104,24 @@ func (r *Result) uncheckedSummary() string {
 		b.WriteString("\n" + uncheckedLine(u))
 	}
 	return b.String()
+}
+
+// errorPosition finds the file and line an error names: "file:12: …" as
+// matrix errors start, or "file: yaml: line 12: …" as YAML syntax errors.
+var errorPosition = regexp.MustCompile(`^([^\s:]+):(?:(\d+):| yaml: line (\d+):)`)
+
+// WriteGitHubError writes err, a gate that could not run, as a GitHub
+// ::error workflow command: on the file and line it names when it names
+// one, so that a head table that does not load is shown on its line.
+func WriteGitHubError(w io.Writer, err error) {
+	msg := ghData(err.Error())
+	if m := errorPosition.FindStringSubmatch(err.Error()); m != nil {
+		if n, _ := strconv.Atoi(m[2] + m[3]); n > 0 {
+			fmt.Fprintf(w, "::error file=%s,line=%d,title=replaycheck gate::%s\n", ghProperty(m[1]), n, msg)
+			return
+		}
+	}
+	fmt.Fprintf(w, "::error title=replaycheck gate::%s\n", msg)
 }
 
 // ghData escapes a workflow command's message.

@@ -47,6 +47,12 @@ func (j *job) cell(ctx context.Context, run *scenario.Runner) report.Cell {
 	return run.AliasCell(ctx, j.t, j.alias, j.sc)
 }
 
+// aliasOf names an alias of a target: "alias (provider, base URL, model)
+// of ID".
+func aliasOf(a matrix.Alias, target string) string {
+	return fmt.Sprintf("alias (%s, %s, %s) of %s", a.Route.Provider, a.Route.BaseURL, a.Route.Model, target)
+}
+
 // cellJobs lists the cells of the head's targets, then of their aliases,
 // in file order. An alias is the base's when the base's target of the same
 // id has an alias taking the same route.
@@ -65,7 +71,7 @@ func cellJobs(base, head *matrix.File) []*job {
 	for _, t := range head.Targets {
 		bt, known := base.Target(t.ID)
 		for i, a := range t.Aliases {
-			route := fmt.Sprintf("alias (%s, %s, %s) of %s", a.Route.Provider, a.Route.BaseURL, a.Route.Model, t.ID)
+			route := aliasOf(a, t.ID)
 			isNew := !known || aliasIndex(bt, a.Route) < 0
 			for _, sc := range scenario.All() {
 				j := &job{t: t, sc: sc, alias: i, route: a.Route, line: a.Line, isNew: isNew, field: route + ": "}

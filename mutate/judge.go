@@ -296,7 +296,7 @@ func (j *judge) judge(ctx context.Context, m Mutant) Judged {
 				pruned.add(p, decide(&j.base.Table, p, j.served).diff(d), j.unreach[i])
 				continue
 			}
-			out.Outcome, out.Route, out.Change = Survived, describe(p), decide(&j.base.Table, p, j.served).diff(d)
+			out.Outcome, out.Route, out.Change = Survived, p.String(), decide(&j.base.Table, p, j.served).diff(d)
 			out.Why = "no target or alias takes this route: add one that does (a target, or an alias judged against an existing target's cassettes)"
 			return out
 		}

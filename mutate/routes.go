@@ -163,12 +163,3 @@ func split(baseURL string) (scheme, host, path string) {
 	}
 	return u.Scheme + "://", u.Hostname() + port, u.EscapedPath()
 }
-
-// describe names a route for a report: "chat custom https://api.kimi.com/coding/v1 kimi-k2.6".
-func describe(r engine.Route) string {
-	mode := r.APIMode
-	if mode == "" {
-		mode = engine.ModeChat
-	}
-	return fmt.Sprintf("%s (%s, %s, %s)", mode, r.Provider, r.BaseURL, r.Model)
-}

@@ -130,7 +130,7 @@ func Unserved(f *matrix.File, profiles map[string]*providers.Profile) []Unserved
 	var out []UnservedRoute
 	for _, c := range checkedRoutes(f) {
 		if why := s.unserved(c.Route); why != "" {
-			out = append(out, UnservedRoute{Name: c.Name, Line: c.Line, Route: describe(c.Route), Why: why})
+			out = append(out, UnservedRoute{Name: c.Name, Line: c.Line, Route: c.Route.String(), Why: why})
 		}
 	}
 	return out
@@ -168,7 +168,7 @@ func (p *prunedProbes) add(r engine.Route, change, why string) {
 // are those of unreachable probes: it names the first, its change and the
 // declaration that makes it unreachable.
 func (p *prunedProbes) equivalent(out Judged, probes int) Judged {
-	out.Route, out.Change = describe(p.route), p.change
+	out.Route, out.Change = p.route.String(), p.change
 	routes := "route decides"
 	if p.n > 1 {
 		routes = "routes decide"

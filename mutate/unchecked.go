@@ -48,9 +48,9 @@ func Unchecked(base, head *matrix.File, profiles map[string]*providers.Profile) 
 			if at := change + "\x00" + p.Host(); !hosts[at] {
 				hosts[at] = true
 				out[i].Hosts++
-				firsts[i] = append(firsts[i], describe(p))
+				firsts[i] = append(firsts[i], p.String())
 			} else {
-				rest[i] = append(rest[i], describe(p))
+				rest[i] = append(rest[i], p.String())
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -116,12 +115,7 @@ func (r *Runner) AliasRows(ctx context.Context, targets, scenarios []string, pro
 			continue
 		}
 		for i, a := range t.Aliases {
-			mode := a.Route.APIMode
-			if mode == "" {
-				mode = engine.ModeChat
-			}
-			row := report.AliasRow{Name: t.AliasName(i), Target: t.ID, Note: a.Note,
-				Route: fmt.Sprintf("%s (%s, %s, %s)", mode, a.Route.Provider, a.Route.BaseURL, a.Route.Model)}
+			row := report.AliasRow{Name: t.AliasName(i), Target: t.ID, Note: a.Note, Route: a.Route.String()}
 			for _, sc := range All() {
 				if len(scenarios) > 0 && !slices.Contains(scenarios, sc.Name) {
 					continue

@@ -7,8 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/replaycheck/replaycheck/gate"
@@ -58,7 +56,7 @@ func runGate(ctx context.Context, std *streams, args []string) error {
 	res, err := evaluateGate(ctx, std.err, *base, headPath, *cassettes, *profilesDir)
 	if err != nil {
 		if *format == "github" {
-			annotateError(std.out, err)
+			gate.WriteGitHubError(std.out, err)
 		}
 		return err
 	}
@@ -211,24 +209,4 @@ func appendSummary(path string, res *gate.Result) error {
 		return fmt.Errorf("--summary %s: %w", path, err)
 	}
 	return f.Close()
-}
-
-// errorPosition finds the file and line an error names: "file:12: …" as
-// matrix errors start, or "file: yaml: line 12: …" as YAML syntax errors.
-var errorPosition = regexp.MustCompile(`^([^\s:]+):(?:(\d+):| yaml: line (\d+):)`)
-
-// annotateError prints err as a GitHub ::error workflow command, on the
-// file and line it names when it names one, so a head table that does not
-// load is shown on its line in the pull request.
-func annotateError(w io.Writer, err error) {
-	msg := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(err.Error())
-	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-	if m := errorPosition.FindStringSubmatch(err.Error()); m != nil {
-		line := m[2] + m[3]
-		if n, _ := strconv.Atoi(line); n > 0 {
-			fmt.Fprintf(w, "::error file=%s,line=%d,title=replaycheck gate::%s\n", prop.Replace(m[1]), n, msg)
-			return
-		}
-	}
-	fmt.Fprintf(w, "::error title=replaycheck gate::%s\n", msg)
 }
