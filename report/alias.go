@@ -53,16 +53,11 @@ func (m *Matrix) AliasSummary() string {
 	if len(m.Aliases) == 0 {
 		return ""
 	}
-	counts := m.AliasCounts()
-	parts := make([]string, 0, len(Statuses()))
-	for _, s := range Statuses() {
-		parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
-	}
 	aliases := fmt.Sprintf("%d aliases", len(m.Aliases))
 	if len(m.Aliases) == 1 {
 		aliases = "1 alias"
 	}
-	return aliases + " × " + plural(len(m.Scenarios), "scenario") + ": " + strings.Join(parts, ", ")
+	return aliases + " × " + plural(len(m.Scenarios), "scenario") + ": " + countsText(m.AliasCounts())
 }
 
 // validateAliases checks that each alias row names a target of the

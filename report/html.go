@@ -118,33 +118,12 @@ func WriteHTML(w io.Writer, m *Matrix) error {
 		})
 	}
 	for i, row := range rows {
-		r := htmlRow{Target: m.Targets[i], Cells: make([]htmlCell, 0, len(row))}
-		for _, c := range row {
-			hc := newHTMLCell(c)
-			r.Cells = append(r.Cells, hc)
-			switch {
-			case !hc.Linked:
-			case c.Status == StatusNA:
-				data.Inapplicable = append(data.Inapplicable, hc)
-			default:
-				data.Details = append(data.Details, hc)
-			}
-		}
-		data.Rows = append(data.Rows, r)
+		data.Rows = append(data.Rows, data.row(htmlRow{Target: m.Targets[i]}, row, true))
 	}
 	for _, a := range m.Aliases {
-		r := htmlRow{Target: a.Name, Route: a.Route, Note: a.Note}
-		for _, c := range a.Cells {
-			hc := newHTMLCell(c)
-			// An alias's n/a cells say why in their title; only what needs
-			// attention gets a card.
-			hc.Linked = hc.Linked && c.Status != StatusNA
-			r.Cells = append(r.Cells, hc)
-			if hc.Linked {
-				data.Details = append(data.Details, hc)
-			}
-		}
-		data.Aliases = append(data.Aliases, r)
+		// An alias's n/a cells say why in their title; only what needs
+		// attention gets a card.
+		data.Aliases = append(data.Aliases, data.row(htmlRow{Target: a.Name, Route: a.Route, Note: a.Note}, a.Cells, false))
 	}
 	data.AliasSummary = m.AliasSummary()
 	// What needs attention comes first: failures, cells not judged, the
@@ -164,6 +143,26 @@ func WriteHTML(w io.Writer, m *Matrix) error {
 		return fmt.Errorf("write matrix html: %w", err)
 	}
 	return nil
+}
+
+// row fills r with cells, and files each cell with a detail among the
+// details, or among the inapplicable ones (withNA) when it is n/a.
+func (d *htmlData) row(r htmlRow, cells []Cell, withNA bool) htmlRow {
+	for _, c := range cells {
+		hc := newHTMLCell(c)
+		if c.Status == StatusNA {
+			hc.Linked = hc.Linked && withNA
+		}
+		r.Cells = append(r.Cells, hc)
+		switch {
+		case !hc.Linked:
+		case c.Status == StatusNA:
+			d.Inapplicable = append(d.Inapplicable, hc)
+		default:
+			d.Details = append(d.Details, hc)
+		}
+	}
+	return r
 }
 
 // attention orders the details: what needs attention first.

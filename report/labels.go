@@ -72,13 +72,15 @@ func (c Cell) hasDetail(withNA bool) bool {
 
 // Summary returns the one-line count of the matrix, listing all seven statuses:
 // "31 targets × 9 scenarios: 180 pass, 2 fail, 4 unverified, 80 n/a, 1 known-fail, 12 advisory".
-func (m *Matrix) Summary() string {
-	counts := m.Counts()
+func (m *Matrix) Summary() string { return m.shape() + ": " + countsText(m.Counts()) }
+
+// countsText is every status's count, in status order: "5 pass, 0 fail, …".
+func countsText(counts map[Status]int) string {
 	parts := make([]string, 0, len(Statuses()))
 	for _, s := range Statuses() {
 		parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
 	}
-	return m.shape() + ": " + strings.Join(parts, ", ")
+	return strings.Join(parts, ", ")
 }
 
 // shape returns the size of the matrix: "31 targets × 9 scenarios".
