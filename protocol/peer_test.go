@@ -58,29 +58,53 @@ func (c crashesOnMistral) Shape(ctx context.Context, s *engine.Session, d engine
 	return c.Implementation.Shape(ctx, s, d, req)
 }
 
+// misbehaving maps the name of a peer to the reference engine with one
+// misbehaviour: each file of regressed peers registers its own in init.
+var misbehaving = map[string]func(scenario.Implementation) scenario.Implementation{
+	"reference-crashes-on-mistral": func(impl scenario.Implementation) scenario.Implementation { return crashesOnMistral{impl} },
+}
+
+// referencePeer returns the implementation a peer built on the reference
+// engine serves, and its api modes: "reference", a misbehaving peer, or
+// "regressed-<step>-<index>". ok is false for other peers; impl is nil
+// (after a message on stderr) when the peer cannot start.
+func referencePeer(name string) (impl scenario.Implementation, modes []string, ok bool) {
+	wrap, known := misbehaving[name]
+	if name != "reference" && !known && !strings.HasPrefix(name, "regressed-") {
+		return nil, nil, false
+	}
+	mf, err := matrix.Load("../matrix.yaml")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return nil, nil, true
+	}
+	impl = scenario.Reference{Table: &mf.Table}
+	modes = []string{"chat", "anthropic", "bedrock-converse", "gemini"}
+	switch {
+	case known:
+		impl = wrap(impl)
+		if name != "reference-crashes-on-mistral" {
+			modes = append(modes, "responses")
+		}
+	case strings.HasPrefix(name, "regressed-"):
+		g, ok := regressedPeer(name, impl)
+		if !ok {
+			fmt.Fprintln(os.Stderr, "no such regressed peer:", name)
+			return nil, nil, true
+		}
+		impl, modes = g, append(modes, "responses")
+	}
+	return impl, modes, true
+}
+
 // runPeer plays one peer. "reference" serves the reference engine; the
 // others answer hello (unless their name starts with "hello-") and then
 // misbehave at the first step as their name says. Every peer exits when
 // its input ends.
 func runPeer(name string) int {
-	if name == "reference" || name == "reference-crashes-on-mistral" || strings.HasPrefix(name, "regressed-") {
-		mf, err := matrix.Load("../matrix.yaml")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		var impl scenario.Implementation = scenario.Reference{Table: &mf.Table}
-		modes := []string{"chat", "anthropic", "bedrock-converse", "gemini"}
-		switch {
-		case name == "reference-crashes-on-mistral":
-			impl = crashesOnMistral{impl}
-		case strings.HasPrefix(name, "regressed-"):
-			g, ok := regressedPeer(name, impl)
-			if !ok {
-				fmt.Fprintln(os.Stderr, "no such regressed peer:", name)
-				return 2
-			}
-			impl, modes = g, append(modes, "responses")
+	if impl, modes, ok := referencePeer(name); ok {
+		if impl == nil {
+			return 2
 		}
 		srv := &Server{Hello: Hello{Implementation: Implementation{Name: "reference-peer", Version: "1", Language: "go"}, Protocol: Version,
 			APIModes: modes}, Impl: impl}
