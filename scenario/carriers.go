@@ -35,9 +35,12 @@ var carriers = Scenario{
 		}
 		c.Note("sent %s", orNone(answer.Exchanges[0].Carried))
 		if c.Replaying() {
-			if err := c.adviseIfMoreRead(ctx, before, answer.Message); err != nil {
+			if err := c.adviseIfMoreRead(ctx, before, answer.Exchanges[0].Carried, answer.Message); err != nil {
 				return err
 			}
+		}
+		if err := leakStep(ctx, c); err != nil {
+			return err
 		}
 		switch c.Target.Route.APIMode {
 		case engine.ModeResponses:
@@ -50,17 +53,27 @@ var carriers = Scenario{
 }
 
 // adviseIfMoreRead asks the cassette whether the provider was recorded
-// accepting the same request with one more carrier than the route sends,
+// accepting the same request with one more carrier than the route sent,
 // and reading it: its recorded answer states earlier reasoning that the
 // route's own answer does not. A carrier accepted but ignored is no reason
-// to send it. The decision is the implementation's; the wire variants are
-// shaped and their recorded answers captured by the reference dialect,
-// since they judge the decision, not the implementation's shaping.
-func (c *Conv) adviseIfMoreRead(ctx context.Context, before *engine.Session, got engine.Message) error {
+// to send it. The decision is the implementation's, with the carriers its
+// request carried (sent), so a carrier decided but left off the wire is
+// lost as one never decided is; the wire variants are shaped and their
+// recorded answers captured by the reference dialect, since they judge
+// what reached the provider, not the implementation's shaping.
+func (c *Conv) adviseIfMoreRead(ctx context.Context, before *engine.Session, sent []string, got engine.Message) error {
 	d, err := c.DecisionFor(ctx, before)
 	if err != nil || d.Native {
 		return err
 	}
+	var carried engine.CarrierSet
+	for _, name := range sent {
+		if k, err := engine.ParseCarrier(name); err == nil {
+			carried = carried.With(k)
+		}
+	}
+	d.Carriers = d.Carriers.Intersect(carried)
+	d.Pad = d.Pad && d.Carriers.Has(engine.ReasoningContent)
 	base, err := c.Dialect.Shape(before, d, c.Request(false))
 	if err != nil {
 		return nil
@@ -86,7 +99,7 @@ func (c *Conv) adviseIfMoreRead(ctx context.Context, before *engine.Session, got
 		}
 	}
 	if len(more) > 0 {
-		c.Advise("the route sends %s; the provider is recorded accepting and reading %s as well", d.Carriers, strings.Join(more, ", "))
+		c.Advise("the route sends %s; the provider is recorded accepting and reading %s as well", orNone(d.Carriers.Names()), strings.Join(more, ", "))
 	}
 	return nil
 }

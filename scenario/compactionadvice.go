@@ -21,20 +21,23 @@ import (
 // provider reads, and the cell is advisory. Only recorded answers are
 // consulted: a variant the cassette does not hold gives no advice and no
 // miss.
-func (c *Conv) adviseIfPriorRead(ctx context.Context) {
-	if !c.Replaying() {
-		return
+func (c *Conv) adviseIfPriorRead(ctx context.Context) error {
+	if c.Table == nil || c.variant {
+		return nil
 	}
-	if c.Table == nil {
-		return
+	if c.Target.Route.APIMode == engine.ModeChat {
+		return c.adviseIfChatRead(ctx)
+	}
+	if !c.Replaying() {
+		return nil
 	}
 	switch c.Target.Route.APIMode {
 	case engine.ModeAnthropic:
 	case engine.ModeBedrockConverse:
 		c.adviseIfConverseRead(ctx)
-		return
+		return nil
 	default:
-		return
+		return nil
 	}
 	// A model its profile documents as keeping only the last turn's
 	// thinking ignores earlier turns' (SPEC §4.1): a recording that reads
@@ -42,7 +45,7 @@ func (c *Conv) adviseIfPriorRead(ctx context.Context) {
 	// never the table under test, so a table that stops replaying it to a
 	// model that keeps it is seen.
 	if c.Profile.KeepsOnlyLastTurnThinking(c.Target.Route.Model) {
-		return
+		return nil
 	}
 	own := c.Table.Dialects.Anthropic.Decide(c.Target.Route.BaseURL, c.Target.Route.Model)
 	contracts := []engine.ReasoningReplay{engine.ReplaySigned, engine.ReplayUnsigned}
@@ -52,6 +55,7 @@ func (c *Conv) adviseIfPriorRead(ctx context.Context) {
 	if r, note, ok := c.readWhenReplayed(ctx, contracts, variant, "-prior"); ok {
 		c.Advise("after compaction the route replays no earlier turn's thinking; the provider is recorded reading it when it is replayed %s: %s", r, note)
 	}
+	return nil
 }
 
 // readWhenReplayed runs compaction's script again under the table each
@@ -71,12 +75,25 @@ func (c *Conv) readWhenReplayed(ctx context.Context, contracts []engine.Reasonin
 			continue
 		}
 		for _, n := range v.notes {
-			if i := strings.Index(n, "the answer still states each kept turn's conclusion"); i >= 0 {
-				return r, n[i:], true
+			if note, ok := statesKept(n); ok {
+				return r, note, true
 			}
 		}
 	}
 	return "", "", false
+}
+
+// keptStated opens the compaction note of an answer that states every
+// kept turn's conclusion.
+const keptStated = "the answer still states each kept turn's conclusion"
+
+// statesKept returns the part of a compaction note that shows the answer
+// stating every kept turn's conclusion.
+func statesKept(note string) (string, bool) {
+	if i := strings.Index(note, keptStated); i >= 0 {
+		return note[i:], true
+	}
+	return "", false
 }
 
 // compactionRun is compaction's script, set at init: the script itself

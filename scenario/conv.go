@@ -48,7 +48,12 @@ type Conv struct {
 	// restate, when set, rewrites every decision the implementation makes,
 	// given the carriers recorded as refused (the fallback script's stale
 	// row).
-	restate  func(d engine.Decision, rejected engine.CarrierSet) engine.Decision
+	restate func(d engine.Decision, rejected engine.CarrierSet) engine.Decision
+	// variant marks a run of a script under a variant of the route, for
+	// advice: it asks for no advice and records only its own conversation.
+	variant bool
+	// textOnly offers the model no tools, so it answers in text.
+	textOnly bool
 	notes    []string
 	advisory string
 	// Exchanges are every request the conversation sent, in order.
@@ -112,6 +117,9 @@ func (c *Conv) Decision(ctx context.Context) (engine.Decision, error) {
 
 // Request is the request options of every scenario turn.
 func (c *Conv) Request(stream bool) engine.Request {
+	if c.textOnly {
+		return engine.Request{Stream: stream}
+	}
 	return engine.Request{Tools: []engine.Tool{lookupTool}, Stream: stream}
 }
 

@@ -92,7 +92,7 @@ var signedRoundtrip = Scenario{
 				c.Note("%s signature: accepted (the provider did not check it)", v.name)
 			}
 		}
-		return nil
+		return textTurnSignature(ctx, c)
 	},
 }
 

@@ -157,7 +157,7 @@ func TestRunPythonConnector(t *testing.T) {
 		{"mistral/fallback", report.StatusPass, "learnt reasoning_content,reasoning,reasoning_details from the refusal and retried once", "the stale row's refusal is learnt, persisted and not relearnt"},
 		{"cerebras/carriers", report.StatusAdvisory, "accepting and reading reasoning as well", "strict Cerebras reads reasoning: advisory, as for the reference table"},
 		{"openrouter/signed-roundtrip", report.StatusPass, "opaque values replayed byte for byte", "reasoning_details items go back verbatim"},
-		{"minimax/carriers", report.StatusFail, "undeclared advisory: the route sends reasoning_content; the provider is recorded accepting and reading reasoning_details as well", "the example's default row sends less than MiniMax reads, and no advisories: declaration says why"},
+		{"minimax/carriers", report.StatusFail, "undeclared advisory: the route sends no reasoning key; the provider is recorded accepting and reading reasoning_details as well", "the example's default row sends less than MiniMax reads, and no advisories: declaration says why"},
 		{"llama-cpp/resume", report.StatusPass, "byte-identical", "the example's JSON store reloads identically"},
 		{"nous-portal/branch", report.StatusPass, "", "a branch shapes like its parent"},
 		{"glm/flags", report.StatusFail, "the answer to the second question", "deliberate gap: no vendor keep-thinking flags"},
