@@ -16,8 +16,11 @@ var branch = Scenario{
 		if err != nil {
 			return err
 		}
-		n := len(c.Session.Messages)
+		n, stored := len(c.Session.Messages), b.Clone()
 		if _, err := sameAsLive(ctx, c, "the branch", b); err != nil {
+			return err
+		}
+		if err := sameHistory("the branch", c.Session, stored); err != nil {
 			return err
 		}
 		if len(c.Session.Messages) != n {

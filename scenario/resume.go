@@ -16,8 +16,12 @@ var resume = Scenario{
 		if err != nil {
 			return err
 		}
+		stored := resumed.Clone()
 		n, err := sameAsLive(ctx, c, "the resumed session", resumed)
 		if err != nil {
+			return err
+		}
+		if err := sameHistory("the resumed session", c.Session, stored); err != nil {
 			return err
 		}
 		c.Note("the resumed request is byte-identical to the live one (%d bytes)", n)
