@@ -58,7 +58,8 @@ func TestRecordCapMessage(t *testing.T) {
 	if r.code != exitHarness {
 		t.Errorf("exit %d, want 3\n%s", r.code, r.stderr)
 	}
-	// carriers and missing-echo send 9 requests; resume's second is the 11th.
+	// carriers and missing-echo send 9 requests, fallback 1 (its other
+	// answers are played); resume's first is the 11th.
 	want := "record: at most 10 requests (--max-requests)\n" +
 		"deepseek/resume: not recorded: request cap reached (--max-requests 10): POST " + e.srv.URL + "/chat/completions was not sent; nothing written for this cell\n" +
 		"record: 3 cells not recorded (their cassettes are as they were):\n" +
@@ -73,7 +74,7 @@ func TestRecordCapMessage(t *testing.T) {
 	}
 	for _, sc := range deepSeekCells {
 		written := strings.Contains(r.stdout, "wrote "+harness.Path(out, "deepseek", sc)+" ")
-		if want := sc == "carriers" || sc == "missing-echo"; written != want {
+		if want := sc == "carriers" || sc == "missing-echo" || sc == "fallback"; written != want {
 			t.Errorf("deepseek/%s written: %v, want %v", sc, written, want)
 		}
 		if !written && mustRead(t, harness.Path(out, "deepseek", sc)) != good[sc] {
