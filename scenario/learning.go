@@ -32,19 +32,19 @@ var committedProfiles = sync.OnceValues(providers.Embedded)
 // lentWords returns the words of a played answer: a rule of the target's
 // own profile that pick accepts (holding today, for the target's model),
 // else the first confirmed rule pick accepts among the committed chat
-// profiles in name order. lender names the profile the words are from;
-// ok is false when no profile has such words.
-func lentWords(own *providers.Profile, model string, pick func(*providers.Profile, providers.Rule) bool) (words providers.Rule, lender string, ok bool, err error) {
+// profiles in name order. lender is the profile the words are from; ok
+// is false when no profile has such words.
+func lentWords(own *providers.Profile, model string, pick func(*providers.Profile, providers.Rule) bool) (words providers.Rule, lender *providers.Profile, ok bool, err error) {
 	if own != nil {
 		for _, r := range own.Rules {
 			if r.HoldsOn("") && r.When.AppliesTo(model) && pick(own, r) {
-				return r, own.Name, true, nil
+				return r, own, true, nil
 			}
 		}
 	}
 	all, err := committedProfiles()
 	if err != nil {
-		return providers.Rule{}, "", false, fmt.Errorf("the committed provider profiles: %w", err)
+		return providers.Rule{}, nil, false, fmt.Errorf("the committed provider profiles: %w", err)
 	}
 	for _, p := range all {
 		if p.APIMode != string(engine.ModeChat) {
@@ -52,11 +52,11 @@ func lentWords(own *providers.Profile, model string, pick func(*providers.Profil
 		}
 		for _, r := range p.Rules {
 			if r.HoldsOn("") && r.Confidence == providers.ConfidenceConfirmed && pick(p, r) {
-				return r, p.Name, true, nil
+				return r, p, true, nil
 			}
 		}
 	}
-	return providers.Rule{}, "", false, nil
+	return providers.Rule{}, nil, false, nil
 }
 
 // rendered is a rule's body as the simulator fills it for carrier c at a
@@ -98,17 +98,18 @@ type play struct {
 	what string
 }
 
-// newPlay plays the provider answering a request that carries c with the
-// words of rule words of profile lender.
-func newPlay(p *providers.Profile, c engine.Carrier, words providers.Rule, lender, id, what string) (*play, error) {
+// newPlay plays the provider of profile p answering a request that
+// carries c with the words of rule words of profile lender (the lender's
+// profile stands in for p when the target has none).
+func newPlay(p *providers.Profile, c engine.Carrier, words providers.Rule, lender *providers.Profile, id, what string) (*play, error) {
 	if p == nil {
-		p = &providers.Profile{Name: lender, APIMode: string(engine.ModeChat)}
+		p = lender
 	}
-	dr, err := inFront(p, c, words, id, "harness-made: "+what+", in the words of "+lender+" rule "+words.ID)
+	dr, err := inFront(p, c, words, id, "harness-made: "+what+", in the words of "+lender.Name+" rule "+words.ID)
 	if err != nil {
 		return nil, fmt.Errorf("the play %s on profile %s: %w", id, p.Name, err)
 	}
-	return &play{drift: dr, lender: lender, what: what}, nil
+	return &play{drift: dr, lender: lender.Name, what: what}, nil
 }
 
 // cite says what was played and whose words it used, for the cell's
@@ -133,7 +134,6 @@ type again struct {
 	armed  bool
 	status int
 	body   []byte
-	played int
 }
 
 func (a *again) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -153,7 +153,6 @@ func (a *again) RoundTrip(req *http.Request) (*http.Response, error) {
 	if _, err := harness.RequestBody(req); err != nil {
 		return nil, err
 	}
-	a.played++
 	return answer(req, a.status, http.Header{"Content-Type": {"application/json"}}, a.body), nil
 }
 
