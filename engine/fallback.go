@@ -43,14 +43,11 @@ func IsUnknownFieldRefusal(status int, body []byte) bool {
 	return false
 }
 
-// RefusedCarriers applies SPEC §6 to a refusal of a request that sent the
-// carriers in sent: it returns the carriers to drop, or the empty set when
-// the refusal is not an unknown-field refusal naming a sent carrier.
-// Naming RC drops every sent carrier; naming only R or RD drops those.
-func RefusedCarriers(status int, body []byte, sent CarrierSet) CarrierSet {
-	if !IsUnknownFieldRefusal(status, body) {
-		return 0
-	}
+// NamedCarriers returns the standard carriers a refusal body names, by
+// SPEC §6's rules: reasoning_content and reasoning_details as whole words,
+// reasoning only in a message path (it is also a top-level request
+// parameter). It does not look at the wording; [RefusedCarriers] does.
+func NamedCarriers(body []byte) CarrierSet {
 	low := strings.ToLower(string(body))
 	var named CarrierSet
 	if namesRC.MatchString(low) {
@@ -62,7 +59,18 @@ func RefusedCarriers(status int, body []byte, sent CarrierSet) CarrierSet {
 	if namesR.MatchString(low) {
 		named = named.With(Reasoning)
 	}
-	named = named.Intersect(sent)
+	return named
+}
+
+// RefusedCarriers applies SPEC §6 to a refusal of a request that sent the
+// carriers in sent: it returns the carriers to drop, or the empty set when
+// the refusal is not an unknown-field refusal naming a sent carrier.
+// Naming RC drops every sent carrier; naming only R or RD drops those.
+func RefusedCarriers(status int, body []byte, sent CarrierSet) CarrierSet {
+	if !IsUnknownFieldRefusal(status, body) {
+		return 0
+	}
+	named := NamedCarriers(body).Intersect(sent)
 	switch {
 	case named.Empty():
 		return 0

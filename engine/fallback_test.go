@@ -37,6 +37,25 @@ func TestRefusedCarriers(t *testing.T) {
 	}
 }
 
+func TestNamedCarriers(t *testing.T) {
+	tests := []struct {
+		body   string
+		want   string
+		reason string
+	}{
+		{`{"error":{"message":"The ` + "`reasoning_content`" + ` in the thinking mode must be passed back to the API."}}`, "reasoning_content", "a value complaint names its field too: the wording decides, not the name"},
+		{`messages[2].reasoning_details.0.type: invalid`, "reasoning_details", "RD as a whole word"},
+		{`messages[1]: unknown field "reasoning"`, "reasoning", "R in a message path"},
+		{`Unknown parameter: 'reasoning'.`, "none", "R alone is the top-level parameter"},
+		{`'reasoning_content_extra' was unexpected`, "none", "a longer key is not the carrier"},
+	}
+	for _, tt := range tests {
+		if got := engine.NamedCarriers([]byte(tt.body)).String(); got != tt.want {
+			t.Errorf("NamedCarriers(%q) = %s, want %s: %s", tt.body, got, tt.want, tt.reason)
+		}
+	}
+}
+
 func TestLearnCarrierRefusal(t *testing.T) {
 	table := enginetest.Table(t)
 	nous := engine.Route{APIMode: engine.ModeChat, Provider: " Nous ", BaseURL: "https://inference-api.nousresearch.com/v1", Model: " z-ai/glm-5.3-flash:US "}

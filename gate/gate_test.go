@@ -49,7 +49,8 @@ func TestGate(t *testing.T) {
 			"carriers +reasoning_content", "Extra inputs are not permitted", "a strict provider refuses the key"},
 		{"drop the DeepSeek family", func(s string) string {
 			return strings.Replace(s, "  - name: deepseek\n    providers: [deepseek]\n    models: [deepseek]\n    hosts: [api.deepseek.com]\n", "", 1)
-		}, []string{"deepseek/missing-echo", "deepseek~1/missing-echo", "deepseek~2/missing-echo"}, `must-echo family "deepseek" -> ""`, "must be passed back to the API", "DeepSeek refuses a bare tool turn without the pad"},
+		}, []string{"deepseek/missing-echo", "deepseek/fallback", "deepseek~1/missing-echo", "deepseek~1/fallback", "deepseek~2/missing-echo", "deepseek~2/fallback"}, `must-echo family "deepseek" -> ""`, "must be passed back to the API",
+			"DeepSeek refuses a bare tool turn without the pad, and off the must-echo tier a refusal of reasoning_content is learnt, so the retry goes without the field DeepSeek needs back"},
 	}
 	for _, tt := range tests {
 		headRaw := tt.edit(string(raw))

@@ -52,23 +52,35 @@ func driftFor(p *providers.Profile, t matrix.Target, d engine.Decision) (*drift,
 		if !d.Carriers.Has(c) || refusesFieldFor(t, p, providers.ConditionAssistantFieldPresent, string(c)) {
 			continue
 		}
-		rule := *template
-		rule.ID = "drift-" + strings.ReplaceAll(string(c), "_", "-")
-		rule.When = providers.Condition{Kind: providers.ConditionAssistantFieldPresent, Field: string(c)}
-		rule.Note = fmt.Sprintf("harness-made drift: the provider now refuses %s, worded as its rule %s", c, template.ID)
-		if rule.Confidence == providers.ConfidenceConfirmed {
-			rule.Confidence = providers.ConfidencePartial
-		}
-		drifted := *p
-		drifted.Rules = append([]providers.Rule{rule}, p.Rules...)
-		drifted.Reads = slices.DeleteFunc(slices.Clone(p.Reads), func(r string) bool { return r == string(c) })
-		s, err := sim.New(&drifted, sim.Options{Seed: FallbackSeed})
+		dr, err := inFront(p, c, *template, "drift-"+strings.ReplaceAll(string(c), "_", "-"),
+			fmt.Sprintf("harness-made drift: the provider now refuses %s, worded as its rule %s", c, template.ID))
 		if err != nil {
 			return nil, false, fmt.Errorf("the drift of profile %s on %s: %w", p.Name, c, err)
 		}
-		return &drift{carrier: c, rule: rule, template: *template, sim: s}, true, nil
+		return dr, true, nil
 	}
 	return nil, false, nil
+}
+
+// inFront returns profile p with one more rule in front, named id: it
+// answers a request that carries c on an assistant message with the words
+// of rule words (status, body, framing), whatever else the request holds.
+// A harness-made rule is never confirmed, whatever its words' confidence.
+func inFront(p *providers.Profile, c engine.Carrier, words providers.Rule, id, note string) (*drift, error) {
+	rule := words
+	rule.ID, rule.Note, rule.From, rule.Until = id, note, "", ""
+	rule.When = providers.Condition{Kind: providers.ConditionAssistantFieldPresent, Field: string(c)}
+	if rule.Confidence == providers.ConfidenceConfirmed {
+		rule.Confidence = providers.ConfidencePartial
+	}
+	drifted := *p
+	drifted.Rules = append([]providers.Rule{rule}, p.Rules...)
+	drifted.Reads = slices.DeleteFunc(slices.Clone(p.Reads), func(r string) bool { return r == string(c) })
+	s, err := sim.New(&drifted, sim.Options{Seed: FallbackSeed})
+	if err != nil {
+		return nil, err
+	}
+	return &drift{carrier: c, rule: rule, template: words, sim: s}, nil
 }
 
 // describe says what drifted, for the cell's detail.
@@ -91,12 +103,17 @@ func (dr *drift) transport(next http.RoundTripper) http.RoundTripper {
 		}
 		w := &recorder{header: http.Header{}}
 		dr.sim.ServeHTTP(w, req)
-		return &http.Response{
-			StatusCode: w.status, Status: http.StatusText(w.status), Header: w.header,
-			Body: io.NopCloser(bytes.NewReader(w.body.Bytes())), ContentLength: int64(w.body.Len()),
-			Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Request: req,
-		}, nil
+		return answer(req, w.status, w.header, w.body.Bytes()), nil
 	})
+}
+
+// answer is a played HTTP answer to req.
+func answer(req *http.Request, status int, header http.Header, body []byte) *http.Response {
+	return &http.Response{
+		StatusCode: status, Status: http.StatusText(status), Header: header,
+		Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)),
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Request: req,
+	}
 }
 
 // carried reports whether an assistant message of a chat body carries the

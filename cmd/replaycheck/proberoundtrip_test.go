@@ -24,7 +24,8 @@ func TestProbeAdoptRoundTrip(t *testing.T) {
 		kind, profile, mode, path, model string
 		judged                           int
 	}{
-		{"must-echo", "deepseek", "chat", "/v1", "acme-reasoner", 5},
+		// must-echo: fallback too, as its provider needs reasoning_content back
+		{"must-echo", "deepseek", "chat", "/v1", "acme-reasoner", 6},
 		{"strict", "mistral", "chat", "/v1", "acme-reasoner", 6},
 		{"gateway", "openrouter", "chat", "/v1", "acme-reasoner", 5},
 		{"Anthropic-signed", "anthropic", "anthropic", "", "claude-opus-4-6", 6},

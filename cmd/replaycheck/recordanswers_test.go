@@ -48,8 +48,8 @@ func TestRecordRefusesAnswersThatJudgeNothing(t *testing.T) {
 			if e.requests() != len(deepSeekCells) {
 				t.Errorf("%d requests reached the endpoint, want %d: each cell stops at its first bad answer", e.requests(), len(deepSeekCells))
 			}
-			if !strings.Contains(r.stderr, "record: 5 cells not recorded (their cassettes are as they were):\n") ||
-				!strings.HasSuffix(r.stderr, "replaycheck record: 5 cells not recorded\n") {
+			if !strings.Contains(r.stderr, "record: 6 cells not recorded (their cassettes are as they were):\n") ||
+				!strings.HasSuffix(r.stderr, "replaycheck record: 6 cells not recorded\n") {
 				t.Errorf("stderr has no summary of the cells not recorded:\n%s", r.stderr)
 			}
 			if r.stdout != "" || strings.Contains(r.stderr+r.stdout, fakeKey) {

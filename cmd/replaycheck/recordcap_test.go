@@ -54,26 +54,27 @@ func TestRecordCapMessage(t *testing.T) {
 	t.Setenv("CI", "")
 	out, good := goodCassettes(t)
 	e := newEndpoint(t, "deepseek", func(_ int, w http.ResponseWriter, r *http.Request, p http.Handler) { p.ServeHTTP(w, r) })
-	r := runMain(t, "", recordLive(out, e.srv.URL, "--no-key", "--max-requests", "11")...)
+	r := runMain(t, "", recordLive(out, e.srv.URL, "--no-key", "--max-requests", "12")...)
 	if r.code != exitHarness {
 		t.Errorf("exit %d, want 3\n%s", r.code, r.stderr)
 	}
-	// carriers and missing-echo send 10 requests; resume's second is the 12th.
-	want := "record: at most 11 requests (--max-requests)\n" +
-		"deepseek/resume: not recorded: request cap reached (--max-requests 11): POST " + e.srv.URL + "/chat/completions was not sent; nothing written for this cell\n" +
+	// carriers and missing-echo send 10 requests, fallback 2 (its other
+	// answers are played); resume's first would be the 13th.
+	want := "record: at most 12 requests (--max-requests)\n" +
+		"deepseek/resume: not recorded: request cap reached (--max-requests 12): POST " + e.srv.URL + "/chat/completions was not sent; nothing written for this cell\n" +
 		"record: 3 cells not recorded (their cassettes are as they were):\n" +
-		"  deepseek/resume: request cap reached (--max-requests 11)\n" +
+		"  deepseek/resume: request cap reached (--max-requests 12)\n" +
 		"  not started, the request cap reached: deepseek/compaction, deepseek/branch\n" +
 		"replaycheck record: 3 cells not recorded\n"
 	if r.stderr != want {
 		t.Errorf("stderr\n%s\nwant\n%s", r.stderr, want)
 	}
-	if e.requests() != 11 {
-		t.Errorf("%d requests reached the endpoint, want the cap, 11", e.requests())
+	if e.requests() != 12 {
+		t.Errorf("%d requests reached the endpoint, want the cap, 12", e.requests())
 	}
 	for _, sc := range deepSeekCells {
 		written := strings.Contains(r.stdout, "wrote "+harness.Path(out, "deepseek", sc)+" ")
-		if want := sc == "carriers" || sc == "missing-echo"; written != want {
+		if want := sc == "carriers" || sc == "missing-echo" || sc == "fallback"; written != want {
 			t.Errorf("deepseek/%s written: %v, want %v", sc, written, want)
 		}
 		if !written && mustRead(t, harness.Path(out, "deepseek", sc)) != good[sc] {

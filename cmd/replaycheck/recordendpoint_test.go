@@ -15,7 +15,7 @@ const deepSeekAuthFailure = `{"error":{"message":"Authentication Fails, Your api
 
 // deepSeekCells are the cells of target deepseek, in the order record
 // records them.
-var deepSeekCells = []string{"carriers", "missing-echo", "resume", "compaction", "branch"}
+var deepSeekCells = []string{"carriers", "missing-echo", "fallback", "resume", "compaction", "branch"}
 
 // An endpoint is a loopback stand-in for a live provider: answer decides
 // the answer to the n-th request (from 1), given the simulator of the

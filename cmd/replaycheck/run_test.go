@@ -238,7 +238,7 @@ func testRunExitCodes(t *testing.T, fixture string) {
 			[]string{"groq/carriers: advisory (simulated): declared advisory: SPEC §2.3 puts Groq in the strict row"}, nil},
 		{"a cell without a cassette is unverified, which is never green: exit 4", with(repoMatrix, "--target", "deepseek", "--cassettes", filepath.Join(dir, "empty")), exitNotJudged,
 			[]string{"deepseek/carriers: unverified: ", "record it with: replaycheck record --target deepseek --scenario carriers"},
-			[]string{"replaycheck run: 15 cells are unverified: the cassettes hold no answer to the requests sent (record them)"}},
+			[]string{"replaycheck run: 18 cells are unverified: the cassettes hold no answer to the requests sent (record them)"}},
 		{"one unverified cell beside a passing one still exits 4", with(repoMatrix, "--target", "mistral,deepseek", "--scenario", "carriers", "--cassettes", mixed), exitNotJudged,
 			[]string{"deepseek/carriers: unverified: ", "1 pass"},
 			[]string{"replaycheck run: 3 cells are unverified: the cassettes hold no answer to the requests sent (record them)"}},
