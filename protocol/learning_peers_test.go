@@ -124,7 +124,7 @@ func TestLearningPeersOverProtocol(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			r := &scenario.Runner{Matrix: runner.Matrix, Profiles: runner.Profiles, CassetteDir: runner.CassetteDir, Engine: c}
+			r := &scenario.Runner{Matrix: runner.Matrix, Profiles: runner.Profiles, CassetteDir: runner.CassetteDir, Engine: c, Expect: runner.Matrix}
 			got, err := r.RunMatrix(context.Background(), nil, []string{"fallback"}, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -69,7 +69,7 @@ func inProcessAndOver(t *testing.T, peer string, ids ...string) (want, got *repo
 		t.Fatal(err)
 	}
 	defer c.Close()
-	runner.Engine = c
+	runner.Engine, runner.Expect = c, mf // the reference engine over the protocol: the reference table's declarations
 	if got, err = runner.RunMatrix(context.Background(), ids, nil, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func TestRegressedOverProtocol(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer c.Close()
-				r := &scenario.Runner{Matrix: runner.Matrix, Profiles: runner.Profiles, CassetteDir: runner.CassetteDir, Engine: c}
+				r := &scenario.Runner{Matrix: runner.Matrix, Profiles: runner.Profiles, CassetteDir: runner.CassetteDir, Engine: c, Expect: runner.Matrix}
 				got, err := r.RunMatrix(context.Background(), nil, []string{tc.column}, nil)
 				if err != nil {
 					t.Fatal(err)

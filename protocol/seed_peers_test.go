@@ -236,7 +236,7 @@ func TestSeedBeforesOverProtocol(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			r := &scenario.Runner{Matrix: mf, Profiles: profiles, CassetteDir: "../cassettes", Engine: c}
+			r := &scenario.Runner{Matrix: mf, Profiles: profiles, CassetteDir: "../cassettes", Engine: c, Expect: mf}
 			got, err := r.RunMatrix(context.Background(), nil, tc.columns, nil)
 			if err != nil {
 				t.Fatal(err)

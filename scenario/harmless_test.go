@@ -68,7 +68,7 @@ func TestHarmlessDifferencesAreJudged(t *testing.T) {
 	}
 	impl := variant{name: "harmless", t: &f.Table, wrap: func(r scenario.Reference) scenario.Implementation { return harmless{r} }}
 	for _, strict := range []bool{false, true} {
-		got, err := (&scenario.Runner{Matrix: f, Profiles: profiles, CassetteDir: "../cassettes", Engine: impl, StrictReplay: strict}).RunMatrix(context.Background(), chat, nil, nil)
+		got, err := (&scenario.Runner{Matrix: f, Profiles: profiles, CassetteDir: "../cassettes", Engine: impl, Expect: f, StrictReplay: strict}).RunMatrix(context.Background(), chat, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -76,7 +76,7 @@ func TestFallbackLearningRules(t *testing.T) {
 	}
 	for _, tc := range tests {
 		r := &scenario.Runner{Matrix: f, Profiles: profiles, CassetteDir: "../cassettes", StrictReplay: true,
-			Engine: variant{name: "variant", wrap: tc.impl, t: &f.Table}}
+			Engine: variant{name: "variant", wrap: tc.impl, t: &f.Table}, Expect: f}
 		m, err := r.RunMatrix(context.Background(), []string{tc.target}, []string{"fallback"}, nil)
 		if err != nil {
 			t.Fatal(err)

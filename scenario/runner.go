@@ -38,6 +38,11 @@ type Runner struct {
 	// ignorable, then judged by the profile's simulator (see
 	// [harness.Matching]).
 	StrictReplay bool
+	// Expect are the declarations the cells are judged against; nil is
+	// Matrix's for the reference engine and none for an Engine (matrix.yaml
+	// declares the reference table's known failures, not another
+	// implementation's).
+	Expect Declarations
 	// Cassettes keeps the cassettes parsed across cells, for a caller that
 	// replays the same cassettes many times (mutate, the gate); nil parses
 	// each cassette for each cell.
@@ -251,16 +256,17 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 	if cell.Status == report.StatusError {
 		return cell // not judged, so neither a known failure nor a pass
 	}
-	if k, declared := cellDeclaration(r.Matrix.KnownFailure, cell.Target, t.ID, sc.Name); declared {
+	decl := r.declarations()
+	if k, declared := cellDeclaration(decl.KnownFailure, cell.Target, t.ID, sc.Name); declared {
 		switch {
 		case cell.Status == report.StatusFail && k.Cause != "" && !failsFor(cell, k.Cause):
-			cell.Detail = fmt.Sprintf("declared as a known failure in matrix.yaml:%d for %q, %s%s", k.Line, k.Cause, OtherCause, cell.Detail)
+			cell.Detail = fmt.Sprintf("declared as a known failure in %s:%d for %q, %s%s", decl.DeclaredIn(), k.Line, k.Cause, OtherCause, cell.Detail)
 		case cell.Status == report.StatusFail:
 			cell.Status = report.StatusKnownFail
 			cell.Detail = "known failure: " + k.Reason + " (" + cell.Detail + ")"
 		case cell.Status == report.StatusPass, cell.Status == report.StatusAdvisory:
 			cell.Status = report.StatusFail
-			cell.Detail = fmt.Sprintf("declared as a known failure in matrix.yaml:%d but it passes now: remove the declaration", k.Line)
+			cell.Detail = fmt.Sprintf("declared as a known failure in %s:%d but it passes now: remove the declaration", decl.DeclaredIn(), k.Line)
 		}
 		return cell
 	}
@@ -292,25 +298,65 @@ const OtherCause = "but it fails for another cause: "
 // covers: it fails.
 const UndeclaredAdvisory = "undeclared advisory: "
 
+// UndeclaredWhy follows an undeclared advisory's finding in its detail.
+const UndeclaredWhy = ": the provider reads reasoning the route does not send, so the model reasons again from scratch"
+
 // judgeAdvisory holds an advisory cell (the provider reads reasoning the
 // route does not send) to the table's advisories: declarations. Losing
 // reasoning the provider reads is a failure unless the table says why it
 // does so on purpose; a declaration whose cell no longer is advisory is
 // stale, and fails until removed.
 func (r *Runner) judgeAdvisory(t matrix.Target, sc Scenario, cell report.Cell) report.Cell {
-	a, declared := cellDeclaration(r.Matrix.Advisory, cell.Target, t.ID, sc.Name)
+	decl := r.declarations()
+	a, declared := cellDeclaration(decl.Advisory, cell.Target, t.ID, sc.Name)
 	switch {
 	case declared && cell.Status == report.StatusAdvisory:
 		cell.Detail = "declared advisory: " + a.Reason + " (" + cell.Detail + ")"
 	case declared && cell.Status == report.StatusPass:
 		cell.Status = report.StatusFail
-		cell.Detail = fmt.Sprintf("declared as an advisory in matrix.yaml:%d but the route now sends what the provider reads: remove the declaration", a.Line)
+		cell.Detail = fmt.Sprintf("declared as an advisory in %s:%d but the route now sends what the provider reads: remove the declaration", decl.DeclaredIn(), a.Line)
 	case cell.Status == report.StatusAdvisory:
+		where := "under advisories: in " + decl.DeclaredIn()
+		if _, none := decl.(noDeclarations); none {
+			where = "in the implementation's expectations file (--expect)"
+		}
 		cell.Status = report.StatusFail
-		cell.Detail = UndeclaredAdvisory + cell.Detail + ": the provider reads reasoning the route does not send, so the model reasons again from scratch; send it, or declare the cell under advisories: in matrix.yaml with the reason"
+		cell.Detail = UndeclaredAdvisory + cell.Detail + UndeclaredWhy + "; send it, or declare the cell " + where + " with the reason"
 	}
 	return cell
 }
+
+// Declarations are the cells an implementation is expected to fail or
+// leave advisory, and the file that declares them.
+type Declarations interface {
+	KnownFailure(target, scenario string) (matrix.KnownFailure, bool)
+	Advisory(target, scenario string) (matrix.KnownFailure, bool)
+	DeclaredIn() string
+}
+
+// declarations are the runner's: its Expect, else matrix.yaml's for the
+// reference engine; matrix.yaml's are the reference table's, so none
+// apply to another implementation without expectations of its own.
+func (r *Runner) declarations() Declarations {
+	switch {
+	case r.Expect != nil:
+		return r.Expect
+	case r.Engine == nil:
+		return r.Matrix
+	}
+	return noDeclarations{}
+}
+
+// noDeclarations declare nothing: an implementation with no expectations.
+type noDeclarations struct{}
+
+func (noDeclarations) KnownFailure(string, string) (matrix.KnownFailure, bool) {
+	return matrix.KnownFailure{}, false
+}
+func (noDeclarations) Advisory(string, string) (matrix.KnownFailure, bool) {
+	return matrix.KnownFailure{}, false
+}
+func (noDeclarations) DeclaredIn() string { return "" }
 
 // RunMatrix runs every selected target × scenario (all when the selections
 // are empty) and returns the matrix; progress, when set, is called after

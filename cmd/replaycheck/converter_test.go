@@ -34,7 +34,9 @@ func TestRunConverterConnector(t *testing.T) {
 	}
 	engineCmd := python + " " + connector
 	ref := decodeMatrix(t, committedRun(t).matrix)
-	r := runMain(t, "", committedRunArgs("--engine", engineCmd)...)
+	// Its route table is the reference table, so are its expected failures:
+	// matrix.yaml lends its declarations.
+	r := runMain(t, "", committedRunArgs("--engine", engineCmd, "--expect", repoMatrix)...)
 	if r.code != exitFailures {
 		t.Fatalf("exit %d (want 1: the example does not replay native fields); stderr:\n%s", r.code, r.stderr)
 	}

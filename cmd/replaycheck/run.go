@@ -47,7 +47,8 @@ func ignoreColor(write func(io.Writer, *report.Matrix) error) matrixWriter {
 func runRun(ctx context.Context, std *streams, args []string) error {
 	f := newFlags("run",
 		"run [--target ID]... [--scenario S]... [--format table|md|json|junit|html] [--out DIR] [--cassettes DIR]\n"+
-			"       [--evidence DIR] [--providers DIR] [--color] [--strict-replay] [--engine CMD [--engine-timeout D]]",
+			"       [--evidence DIR] [--providers DIR] [--color] [--strict-replay]\n"+
+			"       [--engine CMD [--engine-timeout D] [--expect FILE | --write-expect FILE]]",
 		"Run replays the committed cassettes through every scenario with the route\n"+
 			"table and prints the route-by-route matrix: one row per target, one column\n"+
 			"per scenario, each cell pass, fail, unverified, n/a, known-fail or advisory,\n"+
@@ -81,7 +82,12 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 			"support makes the cell n/a with its reason; a crash, a timeout or a\n"+
 			"malformed reply makes the cell an error naming the step and the\n"+
 			"request, the process is restarted, and the run goes on. The report\n"+
-			"names the implementation checked.")
+			"names the implementation checked. matrix.yaml's known failures and\n"+
+			"advisories are the reference table's and never apply to an engine:\n"+
+			"--write-expect FILE writes the engine's failing cells, each pinned to\n"+
+			"its cause, into an expectations file of its own, and --expect FILE\n"+
+			"judges later runs against it (an unexpected failure, one for another\n"+
+			"cause, or an expected one that passes now fails the run).")
 	var targets, scenarios listFlag
 	f.Var(&targets, "target", "run only target `ID` (repeatable or comma-separated)")
 	f.Var(&scenarios, "scenario", "run only scenario `S` (repeatable or comma-separated)")
@@ -95,6 +101,8 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	strict := f.Bool("strict-replay", false, "answer only requests equal to a recorded one (no declared differences, no profile-judged fallback)")
 	var eng engineFlags
 	eng.register(f)
+	var expect expectFlags
+	expect.register(f)
 	pos, err := f.parse(args)
 	if err != nil {
 		return err
@@ -127,7 +135,15 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	if err := checkDir(*cassettes); err != nil {
 		return err
 	}
+	if err := expect.check(f, eng.command != ""); err != nil {
+		return err
+	}
+	expected, err := expect.load(mf)
+	if err != nil {
+		return err
+	}
 	r := &scenario.Runner{Matrix: mf, Profiles: profiles, CassetteDir: *cassettes, StrictReplay: *strict}
+	r.Expect = expected
 	client, err := eng.start(ctx, f)
 	if err != nil {
 		return err
@@ -157,6 +173,13 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 	p.done()
 	if err != nil {
 		return err
+	}
+	if expect.write != "" {
+		e, err := writeExpectations(expect.write, m)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(std.err, "wrote %s: %d expected failures, %d expected advisories\n", expect.write, len(e.KnownFailures), len(e.Advisories))
 	}
 	if *evidenceDir == "" {
 		*evidenceDir = *cassettes

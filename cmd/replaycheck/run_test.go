@@ -224,14 +224,14 @@ func testRunExitCodes(t *testing.T, fixture string) {
 		{"a declared known failure that fails is not a failure", with(declaredFails, "--target", "mistral", "--scenario", "strict-schema"), exitOK,
 			[]string{"known-fail (sim)", "known failure: the strict row sends reasoning_content in this copy"}, nil},
 		{"a known failure that fails for another cause than the one declared fails the run", with(otherCause, "--target", "mistral", "--scenario", "strict-schema"), exitFailures,
-			[]string{`mistral/strict-schema: FAIL (simulated): declared as a known failure in matrix.yaml:`, `for "Unknown name", but it fails for another cause: `},
+			[]string{`mistral/strict-schema: FAIL (simulated): declared as a known failure in declared-other-cause.yaml:`, `for "Unknown name", but it fails for another cause: `},
 			[]string{"replaycheck run: 3 cells failed"}},
 		{"a declared known failure that passes fails the run", with(declaredPasses, "--target", "deepseek"), exitFailures,
-			[]string{"deepseek/carriers: FAIL (simulated): declared as a known failure in matrix.yaml:", "remove the declaration"},
+			[]string{"deepseek/carriers: FAIL (simulated): declared as a known failure in declared-passes.yaml:", "remove the declaration"},
 			// The declaration holds for the target's aliases too.
 			[]string{"replaycheck run: 3 cells failed"}},
 		{"an advisory no declaration covers fails the run: reasoning the provider reads is lost", with(undeclared, "--target", "groq", "--scenario", "carriers", "--cassettes", repoCassettes), exitFailures,
-			[]string{"groq/carriers: FAIL (simulated): undeclared advisory: ", "declare the cell under advisories: in matrix.yaml"},
+			[]string{"groq/carriers: FAIL (simulated): undeclared advisory: ", "declare the cell under advisories: in undeclared-advisory.yaml"},
 			// groq's and its two aliases'.
 			[]string{"replaycheck run: 3 cells failed"}},
 		{"a declared advisory is advisory, with its reason", with(repoMatrix, "--target", "groq", "--scenario", "carriers", "--cassettes", repoCassettes), exitOK,
