@@ -344,8 +344,9 @@ func (j *judge) compare(c checked, before, after []report.Cell, change string) J
 
 // sectionModes is the set of api modes whose decisions an edit of a
 // section can change, or nil for all: the native dialects' sections only
-// decide their own mode, the carrier rows only chat; the must-echo
-// families, flags and native fields every mode.
+// decide their own mode; the carrier rows, flags and native fields only
+// chat (no native dialect reads the flags or the native fields, see
+// [decision]); the must-echo families every mode.
 func sectionModes(section string) map[engine.APIMode]bool {
 	switch section {
 	case "anthropic":
@@ -354,7 +355,7 @@ func sectionModes(section string) map[engine.APIMode]bool {
 		return map[engine.APIMode]bool{engine.ModeBedrockConverse: true}
 	case "responses":
 		return map[engine.APIMode]bool{engine.ModeResponses: true}
-	case "carrier_routes", "local_endpoint", "default_carriers":
+	case "carrier_routes", "local_endpoint", "default_carriers", "flags", "native_fields":
 		return map[engine.APIMode]bool{engine.ModeChat: true}
 	}
 	return nil
