@@ -263,7 +263,10 @@ func flipBooleans(top *yaml.Node) []edit {
 
 // changeEnums changes each enum to each of its other values: the replay
 // of every route class and Converse row, Converse's default replay, and
-// every route class's prior_thinking.
+// every route class's prior_thinking. A route class that learns refused
+// signatures and stops signing stops learning in the same edit (the
+// loader refuses learn_rejections on a route that sends no signature), as
+// the seed's Claude-platform regression did to Bedrock, Vertex and Foundry.
 func changeEnums(top *yaml.Node) []edit {
 	replays := []string{string(engine.ReplaySigned), string(engine.ReplayUnsigned), string(engine.ReplayStripped)}
 	priors := []string{string(engine.PriorCapability), string(engine.PriorAlways)}
@@ -286,6 +289,18 @@ func changeEnums(top *yaml.Node) []edit {
 				if to == now {
 					continue
 				}
+				if e.path == "anthropic.routes" && e.key == "replay" && to != string(engine.ReplaySigned) && learnsRejections(r) {
+					// Only a signed route sends signatures to refuse, so the
+					// loader refuses learn_rejections beside another replay:
+					// a maintainer who stops a route class signing turns the
+					// learning off in the same edit.
+					out = append(out, edit{what: fmt.Sprintf("set %s.%s to %s and learn_rejections to false", names[i], e.key, to), line: lines[i], section: sectionOf(e.path),
+						apply: func() func() {
+							undoReplay, undoLearn := setKey(r, e.key, to, "!!str"), setKey(r, "learn_rejections", "false", "!!bool")
+							return func() { undoLearn(); undoReplay() }
+						}})
+					continue
+				}
 				out = append(out, edit{what: fmt.Sprintf("set %s.%s to %s", names[i], e.key, to), line: lines[i], section: sectionOf(e.path),
 					apply: func() func() { return setKey(r, e.key, to, "!!str") }})
 			}
@@ -302,6 +317,13 @@ func changeEnums(top *yaml.Node) []edit {
 		}
 	}
 	return out
+}
+
+// learnsRejections reports whether an Anthropic route class sets
+// learn_rejections.
+func learnsRejections(route *yaml.Node) bool {
+	v := matrix.Value(route, "learn_rejections")
+	return v != nil && v.Value == "true"
 }
 
 // moveThresholds moves each prior-thinking threshold (each family's
