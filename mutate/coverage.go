@@ -1,6 +1,7 @@
 package mutate
 
 import (
+	"net/netip"
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -131,6 +132,10 @@ func entryMatches(e matrix.Entry, r engine.Route) bool {
 		return host == e.Value
 	case "suffixes":
 		return strings.HasSuffix(host, e.Value)
+	case "ranges":
+		p, err := netip.ParsePrefix(e.Value)
+		a, aerr := netip.ParseAddr(strings.Trim(host, "[]"))
+		return err == nil && aerr == nil && p.Contains(a.Unmap())
 	}
 	return false
 }

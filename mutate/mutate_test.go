@@ -163,7 +163,9 @@ targets:
 // target's; and an older Claude dropped from the Converse claude-legacy row
 // (it falls to the claude row, which requests thinking, and is refused);
 // and DeepSeek's host dropped from its must-echo family, which an Anthropic
-// SDK pointed at DeepSeek's Anthropic endpoint needs.
+// SDK pointed at DeepSeek's Anthropic endpoint needs; and the local rule's
+// dotless names and Tailscale range, which a vLLM server by its
+// docker-compose service name or its tailnet address needs.
 func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 	src := readMatrix(t)
 	// Without the aliases these are equivalent rather than survivors: no
@@ -206,6 +208,10 @@ func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 		// The Anthropic SDK's provider at DeepSeek's Anthropic endpoint loses
 		// the pad, and DeepSeek refuses a tool turn without thinking.
 		{"deepseek-anthropic-claude-name", "drop api.deepseek.com from echo_families[deepseek].hosts", "deepseek-anthropic-claude-name~1/missing-echo: pass -> fail"},
+		// Without the local rule the route gets the default row, which sends
+		// no `reasoning`, and vLLM reads only `reasoning`.
+		{"vllm", "set local_endpoint.dotless_hostnames to false", "vllm~4/carriers: pass -> fail"},
+		{"vllm", "drop 100.64.0.0/10 from local_endpoint.ranges", "vllm~5/carriers: pass -> fail"},
 	}
 	// Each target's two mutation runs are independent of the others': the
 	// targets run side by side.

@@ -113,7 +113,7 @@ func ruleName(l matrix.MatchList, name string) string {
 }
 
 // dropEntries drops each match entry (provider, host, host pattern, path,
-// model substring, local hostname or suffix) of every rule.
+// model substring, local hostname, suffix or address range) of every rule.
 func dropEntries(top *yaml.Node) []edit {
 	var out []edit
 	for _, l := range matrix.MatchLists {
@@ -231,7 +231,7 @@ func keyed(top *yaml.Node, path, key string) (rules []*yaml.Node, names []string
 
 // flipBooleans flips each boolean of the table: learn_rejections,
 // request_thinking, per_host (an absent one is false, and is set true) and
-// the local endpoint's private_addresses.
+// the local endpoint's private_addresses and dotless_hostnames.
 func flipBooleans(top *yaml.Node) []edit {
 	var out []edit
 	for _, b := range []struct{ path, key string }{
@@ -250,13 +250,15 @@ func flipBooleans(top *yaml.Node) []edit {
 		}
 	}
 	if le := matrix.Value(top, "local_endpoint"); le != nil {
-		now := false
-		line := le.Line
-		if v := matrix.Value(le, "private_addresses"); v != nil {
-			now, line = v.Value == "true", v.Line
+		for _, key := range []string{"private_addresses", "dotless_hostnames"} {
+			now := false
+			line := le.Line
+			if v := matrix.Value(le, key); v != nil {
+				now, line = v.Value == "true", v.Line
+			}
+			out = append(out, edit{what: fmt.Sprintf("set local_endpoint.%s to %v", key, !now), line: line, section: "local_endpoint",
+				apply: func() func() { return setKey(le, key, strconv.FormatBool(!now), "!!bool") }})
 		}
-		out = append(out, edit{what: fmt.Sprintf("set local_endpoint.private_addresses to %v", !now), line: line, section: "local_endpoint",
-			apply: func() func() { return setKey(le, "private_addresses", strconv.FormatBool(!now), "!!bool") }})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"fmt"
+	"net/netip"
 	"net/url"
 	"strings"
 
@@ -45,17 +46,18 @@ const (
 // checked route and a neutral route of each api mode (and each listed
 // path) with one of its provider id, host, path or model replaced by a
 // value the table names (each entry; each host pattern with its stars
-// filled; a host's subdomain; Claude ids around each prior-thinking
+// filled; a host's subdomain; a name under each local suffix; an address
+// in each local range; Claude ids around each prior-thinking
 // and adaptive-thinking threshold; in the two modes whose capability
 // tables read Claude ids, Anthropic and Converse, each of claudeIDs, the
-// Claude ids that exist), or by a custom or unlisted one. Realistic probes (a checked
+// Claude ids that exist), or by a custom, unlisted or dotless one. Realistic probes (a checked
 // route with one part replaced) come first, so a survivor is shown with
 // the nearest route a user takes.
 func probes(f *matrix.File, claudeIDs []string) []engine.Route {
 	var providers, hosts, paths, models []string
 	add := func(list *[]string, vs ...string) { *list = append(*list, vs...) }
 	add(&providers, "custom", neutralProvider)
-	add(&hosts, neutralHost, "localhost", "127.0.0.1", "10.0.0.9", "192.168.1.2", "8.8.8.8")
+	add(&hosts, neutralHost, "localhost", "127.0.0.1", "10.0.0.9", "192.168.1.2", "8.8.8.8", neutralDotless)
 	add(&paths, "")
 	add(&models, neutralModel)
 	for _, e := range f.Entries {
@@ -64,10 +66,8 @@ func probes(f *matrix.File, claudeIDs []string) []engine.Route {
 			add(&providers, e.Value, strings.ToUpper(e.Value))
 		case "hosts", "hostnames":
 			add(&hosts, e.Value, "api."+e.Value)
-		case "host_patterns":
-			add(&hosts, strings.ReplaceAll(e.Value, "*", "probe-1"))
-		case "suffixes":
-			add(&hosts, "probe"+e.Value)
+		case "host_patterns", "suffixes", "ranges":
+			add(&hosts, entryHost(e))
 		case "paths":
 			add(&paths, e.Value)
 		case "models":
@@ -148,6 +148,29 @@ func probes(f *matrix.File, claudeIDs []string) []engine.Route {
 		}
 	}
 	return out
+}
+
+// neutralDotless is a hostname without a dot that no rule lists, as a
+// docker-compose service name is.
+const neutralDotless = "unlisted-service"
+
+// entryHost is a hostname a host-like entry matches: a host pattern with
+// each star filled, a name under a local suffix, the first address of a
+// range after its network address; "" for any other entry.
+func entryHost(e matrix.Entry) string {
+	switch e.Key {
+	case "hosts", "hostnames":
+		return e.Value
+	case "host_patterns":
+		return strings.ReplaceAll(e.Value, "*", "probe-1")
+	case "suffixes":
+		return "probe" + e.Value
+	case "ranges":
+		if p, err := netip.ParsePrefix(e.Value); err == nil {
+			return p.Masked().Addr().Next().String()
+		}
+	}
+	return ""
 }
 
 // split cuts a base URL into its scheme ("https://"), host (with any port)
