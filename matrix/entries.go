@@ -32,7 +32,7 @@ var MatchLists = []MatchList{
 	{Path: "carrier_routes", IDKey: "id", Keys: []string{"providers", "hosts"}},
 	{Path: "local_endpoint", Keys: []string{"hostnames", "suffixes", "ranges"}, Single: true},
 	{Path: "flags", IDKey: "id", Keys: []string{"providers", "hosts", "models"}},
-	{Path: "native_fields", Keys: []string{"providers", "hosts", "models"}},
+	{Path: "native_fields", Keys: []string{"providers", "hosts", "host_patterns", "paths", "models"}},
 	{Path: "anthropic.routes", IDKey: "id", Keys: []string{"hosts", "host_patterns", "paths", "models"}},
 	{Path: "anthropic.platforms", IDKey: "platform", Keys: []string{"hosts", "host_patterns", "paths", "models"}},
 	{Path: "bedrock_converse.models", IDKey: "id", Keys: []string{"models"}},

@@ -163,9 +163,12 @@ targets:
 // target's; and an older Claude dropped from the Converse claude-legacy row
 // (it falls to the claude row, which requests thinking, and is refused);
 // and DeepSeek's host dropped from its must-echo family, which an Anthropic
-// SDK pointed at DeepSeek's Anthropic endpoint needs; and the local rule's
+// SDK pointed at DeepSeek's Anthropic endpoint needs; the local rule's
 // dotless names and Tailscale range, which a vLLM server by its
-// docker-compose service name or its tailnet address needs.
+// docker-compose service name or its tailnet address needs; and each
+// entry of the Vertex native-field rule, its field and the rule itself,
+// which a tuned Gemini model at its own Vertex endpoint (an id without
+// "gemini") needs under each provider id and at each Vertex host.
 func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 	src := readMatrix(t)
 	// Without the aliases each survives: some probe decides differently.
@@ -211,6 +214,15 @@ func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 		// no `reasoning`, and vLLM reads only `reasoning`.
 		{"vllm", "set local_endpoint.dotless_hostnames to false", "vllm~4/carriers: pass -> fail"},
 		{"vllm", "drop 100.64.0.0/10 from local_endpoint.ranges", "vllm~5/carriers: pass -> fail"},
+		// Without the Gemini fields the tuned model's tool call lacks its
+		// per-call signature, and Vertex refuses it.
+		{"vertex-gemini-openai", "drop native_fields[2]", "vertex-gemini-openai~3/carriers: pass -> fail"},
+		{"vertex-gemini-openai", "set native_fields[2].field to copilot", "vertex-gemini-openai~3/carriers: pass -> fail"},
+		{"vertex-gemini-openai", "drop aiplatform.googleapis.com from native_fields[2].hosts", "vertex-gemini-openai~4/carriers: pass -> fail"},
+		{"vertex-gemini-openai", "drop *-aiplatform.googleapis.com from native_fields[2].host_patterns", "vertex-gemini-openai~5/carriers: pass -> fail"},
+		{"vertex-gemini-openai", "drop vertex from native_fields[2].providers", "vertex-gemini-openai~6/carriers: pass -> fail"},
+		{"vertex-gemini-openai", "drop vertex-ai from native_fields[2].providers", "vertex-gemini-openai~7/carriers: pass -> fail"},
+		{"vertex-gemini-openai", "drop google-vertex from native_fields[2].providers", "vertex-gemini-openai~8/carriers: pass -> fail"},
 	}
 	// Each target's two mutation runs are independent of the others': the
 	// targets run side by side.

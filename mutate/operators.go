@@ -264,8 +264,9 @@ func flipBooleans(top *yaml.Node) []edit {
 }
 
 // changeEnums changes each enum to each of its other values: the replay
-// of every route class and Converse row, Converse's default replay, and
-// every route class's prior_thinking. A route class that learns refused
+// of every route class and Converse row, Converse's default replay,
+// every route class's prior_thinking, and the private field group each
+// native field rule reads. A route class that learns refused
 // signatures and stops signing stops learning in the same edit (the
 // loader refuses learn_rejections on a route that sends no signature), as
 // the seed's Claude-platform regression did to Bedrock, Vertex and Foundry.
@@ -280,6 +281,7 @@ func changeEnums(top *yaml.Node) []edit {
 		{"anthropic.routes", "replay", replays},
 		{"anthropic.routes", "prior_thinking", priors},
 		{"bedrock_converse.models", "replay", replays},
+		{"native_fields", "field", []string{engine.NativeGemini, engine.NativeCopilot}},
 	} {
 		rules, names, lines := keyed(top, e.path, e.key)
 		for i, r := range rules {
