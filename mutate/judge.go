@@ -57,6 +57,11 @@ type Judged struct {
 	// Why names the regression, or the reason for an equivalent or invalid
 	// outcome.
 	Why string
+	// Needs is, for a survivor the table declares (survivors: in
+	// matrix.yaml), the recording nobody has published that would kill
+	// it; NeedsLine is the declaration's line.
+	Needs     string
+	NeedsLine int
 }
 
 // Options configure a mutation run.
@@ -87,6 +92,9 @@ type Report struct {
 	Routes int
 	// Coverage is the table's coverage by targets and aliases.
 	Coverage Coverage
+	// Stale are the table's survivor declarations whose mutant does not
+	// survive.
+	Stale []StaleSurvivor
 }
 
 // Counts returns the number of mutants of each outcome.
@@ -162,6 +170,7 @@ func Run(ctx context.Context, base *matrix.File, src []byte, opts Options) (*Rep
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	rep.Stale = declareSurvivors(base, rep.Mutants, opts.Edits)
 	return rep, nil
 }
 
