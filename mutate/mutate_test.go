@@ -261,7 +261,10 @@ func TestAliasKillsWhatTheTargetMisses(t *testing.T) {
 
 // TestCommittedAliasesJudgeLikeTheirTargets: under the committed table
 // every alias's cells are its target's, so each alias is the same endpoint
-// reached another way, and a mutant's effect on it is the edit's alone.
+// reached another way, and a mutant's effect on it is the edit's alone;
+// only a cell the table declares for the alias itself may differ (glm~8
+// and kimi~9, a provider's id through a proxy that renames the model,
+// lose the vendor flag their target gets: known failures of their own).
 func TestCommittedAliasesJudgeLikeTheirTargets(t *testing.T) {
 	base, err := matrix.Parse("matrix.yaml", []byte(readMatrix(t)))
 	if err != nil {
@@ -319,6 +322,28 @@ func TestUndocumentedFlagValueIsKilled(t *testing.T) {
 	} {
 		if m := find(t, rep, edit); m.Outcome != mutate.Killed || m.Cell != cell {
 			t.Errorf("%s: %s at %s (%s), want killed at %s", edit, m.Outcome, m.Cell, m.Why, cell)
+		}
+	}
+}
+
+// TestRenamingProxyKeepsNoFlag: a vendor flag rule names its models by
+// substring, so a provider's id through a proxy that names the model its
+// own way gets no flag (glm~8, kimi~9: known failures of their own).
+// Dropping the rule's model entry gives them the flag back: the cell
+// passes, so its declaration is stale, which the gate notices.
+func TestRenamingProxyKeepsNoFlag(t *testing.T) {
+	edits := map[string]string{
+		"drop glm from flags[glm-preserved-thinking].models": "glm~8/flags: known-fail -> fail",
+		"drop kimi-k2.6 from flags[kimi-keep-all].models":    "kimi~9/flags: known-fail -> fail",
+	}
+	var names []string
+	for e := range edits {
+		names = append(names, e)
+	}
+	rep := runEdits(t, readMatrix(t), names, "glm", "kimi")
+	for edit, cell := range edits {
+		if m := find(t, rep, edit); m.Outcome != mutate.Noticed || m.Cell != cell || !strings.Contains(m.Why, "passes now") {
+			t.Errorf("%s: %s at %q (%s), want noticed at %s", edit, m.Outcome, m.Cell, m.Why, cell)
 		}
 	}
 }
