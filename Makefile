@@ -54,7 +54,7 @@ gate:
 
 # Score how many single edits of matrix.yaml the gate sees, and list every
 # survivor with its line (CI holds the score to its --min-score).
-MIN_SCORE ?= 89
+MIN_SCORE ?= 90
 mutate:
 	$(GO) run ./cmd/replaycheck mutate --min-score $(MIN_SCORE)
 

@@ -179,6 +179,8 @@ func TestDecideFlagsAndNativeFields(t *testing.T) {
 			"Gemini on Vertex's global host"},
 		{engine.Route{Provider: "vertex", BaseURL: "https://vertex-proxy.example/v1/projects/p/locations/global/endpoints/openapi", Model: "tuned-1"}, nil, []string{"gemini"},
 			"the Vertex provider id behind a proxy host"},
+		{engine.Route{Provider: "custom", BaseURL: "https://us-central1-aiplatform.googleapis.com/v1beta1/projects/p/locations/us-central1/endpoints/1234567890", Model: "1234567890"},
+			nil, []string{"gemini"}, "a tuned Gemini model at its own endpoint, called with the endpoint's id as the model (ctrl-space-labs/gendox-core#450)"},
 		{engine.Route{Provider: "vertex", APIMode: engine.ModeAnthropic, BaseURL: "https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models", Model: "claude-opus-4-6"},
 			nil, nil, "Claude on Vertex reads no Gemini fields"},
 		{engine.Route{Provider: "custom", BaseURL: "https://evil.example/us-central1-aiplatform.googleapis.com/endpoints/openapi", Model: "m"}, nil, nil,

@@ -30,9 +30,9 @@ type MatchList struct {
 var MatchLists = []MatchList{
 	{Path: "echo_families", IDKey: "name", Keys: []string{"providers_raw", "providers", "models", "hosts"}},
 	{Path: "carrier_routes", IDKey: "id", Keys: []string{"providers", "hosts"}},
-	{Path: "local_endpoint", Keys: []string{"hostnames", "suffixes"}, Single: true},
+	{Path: "local_endpoint", Keys: []string{"hostnames", "suffixes", "ranges"}, Single: true},
 	{Path: "flags", IDKey: "id", Keys: []string{"providers", "hosts", "models"}},
-	{Path: "native_fields", Keys: []string{"providers", "hosts", "models"}},
+	{Path: "native_fields", Keys: []string{"providers", "hosts", "host_patterns", "paths", "models"}},
 	{Path: "anthropic.routes", IDKey: "id", Keys: []string{"hosts", "host_patterns", "paths", "models"}},
 	{Path: "anthropic.platforms", IDKey: "platform", Keys: []string{"hosts", "host_patterns", "paths", "models"}},
 	{Path: "bedrock_converse.models", IDKey: "id", Keys: []string{"models"}},
@@ -40,7 +40,8 @@ var MatchLists = []MatchList{
 }
 
 // An Entry is one match entry of the route table: one provider id, host,
-// host pattern, path or model substring of one rule.
+// host pattern, path, model substring, local hostname, suffix or address
+// range of one rule.
 type Entry struct {
 	// List is the rule list's path ("carrier_routes").
 	List string

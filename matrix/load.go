@@ -37,6 +37,9 @@ type File struct {
 	// Unreachable are the entries declared as reached by no target or
 	// alias, each with its reason.
 	Unreachable []Unreachable
+	// Survivors are the mutants declared to survive for want of a
+	// published recording, each with the recording it needs.
+	Survivors []Survivor
 }
 
 // A Target is one concrete endpoint: an id, a route and the provider
@@ -198,7 +201,7 @@ func parse(name string, b []byte) (*File, error) {
 	}
 	f := &File{Path: name}
 	for _, step := range []func(walker, map[string]*yaml.Node, *File) error{
-		loadEcho, loadRows, loadLocal, loadDefault, loadFlags, loadNativeFields, loadDialects, loadTargets, loadKnownFailures, loadAdvisories,
+		loadEcho, loadRows, loadLocal, loadDefault, loadFlags, loadNativeFields, loadDialects, loadTargets, loadKnownFailures, loadAdvisories, loadSurvivors,
 	} {
 		if err := step(w, top, f); err != nil {
 			return nil, err
@@ -212,7 +215,7 @@ func parse(name string, b []byte) (*File, error) {
 }
 
 var topKeys = []string{"version", "echo_families", "carrier_routes", "local_endpoint", "default_carriers",
-	"flags", "native_fields", "anthropic", "bedrock_converse", "responses", "targets", "known_failures", "advisories", "unreachable"}
+	"flags", "native_fields", "anthropic", "bedrock_converse", "responses", "targets", "known_failures", "advisories", "unreachable", "survivors"}
 
 func (w walker) carriers(n *yaml.Node, what string) (engine.CarrierSet, error) {
 	names, err := w.strings(n, what)

@@ -18,8 +18,8 @@ func TestCommittedMatrixLoads(t *testing.T) {
 	if f.Path != "../matrix.yaml" {
 		t.Errorf("path %q", f.Path)
 	}
-	if len(f.Targets) != 66 {
-		t.Errorf("%d targets, want 66", len(f.Targets))
+	if len(f.Targets) != 67 {
+		t.Errorf("%d targets, want 67", len(f.Targets))
 	}
 	seen := map[string]bool{}
 	for _, tg := range f.Targets {
@@ -91,7 +91,7 @@ func TestCommittedMatrixLoads(t *testing.T) {
 			strings.Join(r.Match.Paths, ","))
 	}
 	if got := strings.Join(native, " "); got != "gemini://gemini,gemma gemini:gemini/generativelanguage.googleapis.com/ "+
-		"gemini:vertex,vertex-ai,google-vertex/aiplatform.googleapis.com,*-aiplatform.googleapis.com//endpoints/openapi,/publishers/google copilot:/githubcopilot.com/" {
+		"gemini:vertex,vertex-ai,google-vertex/aiplatform.googleapis.com,*-aiplatform.googleapis.com//endpoints copilot:/githubcopilot.com/" {
 		t.Errorf("native fields %s", got)
 	}
 
@@ -102,7 +102,7 @@ func TestCommittedMatrixLoads(t *testing.T) {
 		}
 		known = append(known, k.Target+"/"+k.Scenario)
 	}
-	if got := strings.Join(known, " "); got != "gemini-openai/strict-schema gemini-openai/fallback sambanova/fallback hunyuan/fallback fireworks/flags vercel-ai-gateway-deepseek/missing-echo "+
+	if got := strings.Join(known, " "); got != "gemini-openai/strict-schema gemini-openai/fallback sambanova/fallback hunyuan/fallback fireworks/flags glm~8/flags kimi~9/flags vercel-ai-gateway-deepseek/missing-echo "+
 		"bedrock-converse-nova/carriers bedrock-converse-nova/resume bedrock-converse-nova/compaction bedrock-converse-nova/branch bedrock-converse-openai/signed-roundtrip gemini-openai~1/strict-schema" {
 		t.Errorf("known failures %s", got)
 	}
@@ -156,7 +156,7 @@ func TestParseErrors(t *testing.T) {
 		reason string
 	}{
 		{"unknown-top-key", "carrier_rows: []\n",
-			`m.yaml:3: matrix: unknown key "carrier_rows" (want one of version, echo_families, carrier_routes, local_endpoint, default_carriers, flags, native_fields, anthropic, bedrock_converse, responses, targets, known_failures, advisories, unreachable)`,
+			`m.yaml:3: matrix: unknown key "carrier_rows" (want one of version, echo_families, carrier_routes, local_endpoint, default_carriers, flags, native_fields, anthropic, bedrock_converse, responses, targets, known_failures, advisories, unreachable, survivors)`,
 			"a misspelt section is named with its line, not ignored"},
 		{"duplicate-top-key", "default_carriers: []\n",
 			`m.yaml:3: matrix: duplicate key "default_carriers"`,
@@ -296,6 +296,15 @@ func TestParseErrors(t *testing.T) {
 		{"known-unknown-alias", "targets:\n" + tgt + "known_failures:\n  - {target: a~1, scenario: carriers, cause: c, reason: r}\n",
 			`m.yaml:6: known failure: unknown target "a~1" (want a target's id, or an alias's name: id~N)`,
 			"an alias's own declaration names an alias the target has"},
+		{"survivor-no-needs", "survivors:\n  - {edit: \"drop groq.com from carrier_routes[strict].hosts\", needs: \" \"}\n",
+			`m.yaml:4: survivor "drop groq.com from carrier_routes[strict].hosts": needs is required: the recording that would kill it`,
+			"a survivor is declared only with the recording that would kill it"},
+		{"survivor-twice", "survivors:\n  - {edit: e, needs: n}\n  - {edit: e, needs: m}\n",
+			`m.yaml:5: survivor "e": declared twice (first at line 4)`,
+			"one recording per mutant"},
+		{"survivor-unknown-key", "survivors:\n  - {edit: e, needs: n, reason: r}\n",
+			`m.yaml:4: survivor: unknown key "reason" (want one of edit, needs)`,
+			"a survivor names its recording under needs"},
 		{"alias-no-note", "targets:\n  - {id: a, provider: a, base_url: \"https://a.com\", model: m, profile: a,\n     aliases: [{provider: custom, base_url: \"https://a.com\", model: m}]}\n",
 			"m.yaml:5: target a alias: missing note",
 			"an alias says who reaches the endpoint that way"},

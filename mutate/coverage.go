@@ -1,6 +1,7 @@
 package mutate
 
 import (
+	"net/netip"
 	"strings"
 
 	"github.com/replaycheck/replaycheck/engine"
@@ -97,7 +98,7 @@ func reaches(t *engine.Table, e matrix.Entry, r engine.Route) bool {
 		return contains(t.Decide(r, 0).FlagIDs, e.Rule)
 	case "native_fields":
 		rule := t.NativeFields[e.Index]
-		return rule.Match.Matches(strings.ToLower(strings.TrimSpace(r.Provider)), r.Host(), strings.ToLower(r.Model))
+		return rule.Match.MatchesRoute(strings.ToLower(strings.TrimSpace(r.Provider)), r.Host(), strings.ToLower(r.Model), r.BaseURL)
 	case "anthropic.routes":
 		return mode == engine.ModeAnthropic && t.Dialects.Anthropic.Decide(r.BaseURL, r.Model).Route == e.Rule
 	case "anthropic.platforms":
@@ -131,6 +132,10 @@ func entryMatches(e matrix.Entry, r engine.Route) bool {
 		return host == e.Value
 	case "suffixes":
 		return strings.HasSuffix(host, e.Value)
+	case "ranges":
+		p, err := netip.ParsePrefix(e.Value)
+		a, aerr := netip.ParseAddr(strings.Trim(host, "[]"))
+		return err == nil && aerr == nil && p.Contains(a.Unmap())
 	}
 	return false
 }

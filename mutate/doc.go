@@ -8,7 +8,10 @@
 // does), unverified (a cell the edit changes has no recorded answer) and
 // equivalent (no route the table can be reached by decides differently;
 // a probe route whose host, by a provider profile's `serves` declaration,
-// serves no such model is no route anyone takes, see [Unserved]).
+// serves no such model is no route anyone takes, see [Unserved]). A
+// survivor the table declares (survivors: in matrix.yaml) is listed with
+// the recording nobody has published that would kill it, and a
+// declaration whose mutant does not survive is stale ([StaleSurvivor]).
 // Route decisions are compared first, which is cheap; only the cells of
 // routes whose decision changed are replayed.
 //

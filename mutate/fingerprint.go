@@ -8,9 +8,9 @@ import (
 )
 
 // decision is everything a route table decides for one route that reaches
-// the wire, as named parts ("carriers=reasoning_content"): the chat
-// decision (whether the route is in the must-echo tier, the pad, the
-// carriers, the vendor flags' settings, the native fields) and the policy
+// the wire, as named parts ("carriers=reasoning_content"): whether the
+// route is in the must-echo tier and the pad; on a chat route the
+// native fields, the vendor flags' settings and the carriers; the policy
 // of the route's native dialect (the replay contract, prior thinking,
 // learnt refusals, the platform, adaptive thinking; the hostnames that share the Responses
 // issuing family that serve the API, see [issuers]). Two tables that give a route the same
@@ -26,16 +26,17 @@ func decide(t *engine.Table, r engine.Route, s served) decision {
 	out := decision{
 		"must-echo=" + strconv.FormatBool(d.EchoFamily != ""),
 		"pad=" + strconv.FormatBool(d.Pad),
-		"native-fields=" + strings.Join(d.NativeFields, ","),
 	}
-	var set []string
-	for _, s := range d.Flags {
-		set = append(set, s.Path+":"+string(s.Value))
-	}
-	out = append(out, "flags="+strings.Join(set, ","))
 	switch r.APIMode {
 	case engine.ModeChat, "":
-		out = append(out, "carriers="+d.Carriers.String())
+		// The vendor flags and the private native fields are chat shaping's
+		// (engine/chat): no native dialect reads them, so on a native route
+		// they decide nothing that reaches the wire.
+		var set []string
+		for _, s := range d.Flags {
+			set = append(set, s.Path+":"+string(s.Value))
+		}
+		out = append(out, "native-fields="+strings.Join(d.NativeFields, ","), "flags="+strings.Join(set, ","), "carriers="+d.Carriers.String())
 	case engine.ModeAnthropic:
 		a := t.Dialects.Anthropic.Decide(r.BaseURL, r.Model)
 		out = append(out, "replay="+string(a.Replay), "prior-thinking="+strconv.FormatBool(a.PriorThinking),

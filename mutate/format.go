@@ -31,9 +31,13 @@ func Writer(format string) (func(io.Writer, *Report) error, bool) {
 func (r *Report) Summary() string {
 	seen, total := r.Score()
 	c := r.Counts()
-	return fmt.Sprintf("mutate: %s: score %.1f%% (%d of %d non-equivalent mutants killed or noticed): %d killed, %d noticed, %d survived, %d unverified, %d equivalent, %d invalid; coverage %d/%d entries reached, %d declared unreachable",
-		r.Path, r.Percent(), seen, total, c[Killed], c[Noticed], c[Survived], c[Unverified], c[Equivalent], c[Invalid],
-		r.Coverage.Reached(), len(r.Coverage), r.Coverage.Declared())
+	stale := ""
+	if len(r.Stale) > 0 {
+		stale = fmt.Sprintf("; %d stale survivor declarations", len(r.Stale))
+	}
+	return fmt.Sprintf("mutate: %s: score %.1f%% (%d of %d non-equivalent mutants killed or noticed): %d killed, %d noticed, %d survived (%d waiting for a recording nobody has published), %d unverified, %d equivalent, %d invalid; coverage %d/%d entries reached, %d declared unreachable%s",
+		r.Path, r.Percent(), seen, total, c[Killed], c[Noticed], c[Survived], c[Survived]-r.Undeclared(), c[Unverified], c[Equivalent], c[Invalid],
+		r.Coverage.Reached(), len(r.Coverage), r.Coverage.Declared(), stale)
 }
 
 // listed returns the mutants a report lists one by one: survivors,
@@ -54,8 +58,10 @@ func (r *Report) listed() []Judged {
 
 // WriteText writes the report for a terminal: every survivor and
 // unverified mutant with its matrix.yaml line, the edit and the route
-// whose decision it changes unseen; every equivalent mutant that changes
-// the decision of routes no host serves, with the declaration that says so; the entries nothing reaches; the
+// whose decision it changes unseen (a declared survivor with the
+// recording it needs); every equivalent mutant that changes
+// the decision of routes no host serves, with the declaration that says so;
+// the stale survivor declarations; the entries nothing reaches; the
 // verdict.
 func WriteText(w io.Writer, r *Report) error {
 	var b strings.Builder
@@ -66,6 +72,12 @@ func WriteText(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "           cell: %s\n", m.Cell)
 		}
 		fmt.Fprintf(&b, "           %s\n", gate.OneLine(m.Why))
+		if m.Needs != "" {
+			fmt.Fprintf(&b, "           needs (%s:%d): %s\n", r.Path, m.NeedsLine, gate.OneLine(m.Needs))
+		}
+	}
+	for _, s := range r.Stale {
+		fmt.Fprintf(&b, "STALE      %s:%d: survivors: %s: %s\n", r.Path, s.Line, s.Edit, s.staleText())
 	}
 	for _, e := range r.Coverage.Missing() {
 		fmt.Fprintf(&b, "UNREACHED  %s:%d: %s: no target or alias reaches it (add an alias, or declare it under unreachable: with a reason)\n", r.Path, e.Line, e)
@@ -93,9 +105,15 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", op.name, c[Killed], c[Noticed], c[Survived], c[Unverified], c[Equivalent], c[Invalid])
 	}
 	if l := r.listed(); len(l) > 0 {
-		b.WriteString("\n| outcome | line | edit | route | decision change | why |\n| --- | --- | --- | --- | --- | --- |\n")
+		b.WriteString("\n| outcome | line | edit | route | decision change | why | needs |\n| --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, m := range l {
-			fmt.Fprintf(&b, "| %s | %s:%d | %s | %s | %s | %s |\n", m.Outcome, r.Path, m.Line, gate.CellText(m.Edit), gate.CellText(m.Route), gate.CellText(m.Change), gate.CellText(m.Why))
+			fmt.Fprintf(&b, "| %s | %s:%d | %s | %s | %s | %s | %s |\n", m.Outcome, r.Path, m.Line, gate.CellText(m.Edit), gate.CellText(m.Route), gate.CellText(m.Change), gate.CellText(m.Why), gate.CellText(m.Needs))
+		}
+	}
+	if len(r.Stale) > 0 {
+		b.WriteString("\nStale survivor declarations:\n\n")
+		for _, s := range r.Stale {
+			fmt.Fprintf(&b, "- `%s` (%s:%d): %s\n", s.Edit, r.Path, s.Line, s.staleText())
 		}
 	}
 	if miss := r.Coverage.Missing(); len(miss) > 0 {
@@ -119,6 +137,14 @@ type jsonMutant struct {
 	Change   string `json:"change,omitempty"`
 	Cell     string `json:"cell,omitempty"`
 	Why      string `json:"why,omitempty"`
+	Needs    string `json:"needs,omitempty"`
+}
+
+// jsonStale is one stale survivor declaration in the JSON form.
+type jsonStale struct {
+	Edit    string `json:"edit"`
+	Line    int    `json:"line"`
+	Outcome string `json:"outcome"`
 }
 
 // jsonEntry is one match entry's coverage in the JSON form.
@@ -132,7 +158,8 @@ type jsonEntry struct {
 
 // WriteJSON writes the report as one JSON object, a stable contract for
 // scripts: {"path", "score", "seen", "total", "counts", "mutants",
-// "coverage": {"reached", "declared", "total", "entries"}}.
+// "stale", "coverage": {"reached", "declared", "total", "entries"}}; a
+// stale declaration's outcome is "" when no mutant has its edit.
 func WriteJSON(w io.Writer, r *Report) error {
 	seen, total := r.Score()
 	type coverage struct {
@@ -150,16 +177,21 @@ func WriteJSON(w io.Writer, r *Report) error {
 		Probes   int            `json:"probes"`
 		Routes   int            `json:"routes"`
 		Mutants  []jsonMutant   `json:"mutants"`
+		Stale    []jsonStale    `json:"stale"`
 		Coverage coverage       `json:"coverage"`
 	}{Path: r.Path, Score: r.Percent(), Seen: seen, Total: total, Counts: map[string]int{}, Probes: r.Probes, Routes: r.Routes,
 		Mutants:  []jsonMutant{},
+		Stale:    []jsonStale{},
 		Coverage: coverage{Reached: r.Coverage.Reached(), Declared: r.Coverage.Declared(), Total: len(r.Coverage), Entries: []jsonEntry{}}}
 	for _, o := range Outcomes {
 		doc.Counts[string(o)] = r.Counts()[o]
 	}
 	for _, m := range r.Mutants {
 		doc.Mutants = append(doc.Mutants, jsonMutant{ID: m.ID, Operator: m.Operator, Edit: m.Edit, Line: m.Line, Outcome: string(m.Outcome),
-			Route: m.Route, Change: m.Change, Cell: m.Cell, Why: m.Why})
+			Route: m.Route, Change: m.Change, Cell: m.Cell, Why: m.Why, Needs: m.Needs})
+	}
+	for _, st := range r.Stale {
+		doc.Stale = append(doc.Stale, jsonStale{Edit: st.Edit, Line: st.Line, Outcome: string(st.Outcome)})
 	}
 	for _, e := range r.Coverage {
 		je := jsonEntry{Entry: e.Entry.Name(), Value: e.Entry.Value, Line: e.Entry.Line, ReachedBy: append([]string{}, e.By...)}

@@ -57,6 +57,11 @@ type Judged struct {
 	// Why names the regression, or the reason for an equivalent or invalid
 	// outcome.
 	Why string
+	// Needs is, for a survivor the table declares (survivors: in
+	// matrix.yaml), the recording nobody has published that would kill
+	// it; NeedsLine is the declaration's line.
+	Needs     string
+	NeedsLine int
 }
 
 // Options configure a mutation run.
@@ -87,6 +92,9 @@ type Report struct {
 	Routes int
 	// Coverage is the table's coverage by targets and aliases.
 	Coverage Coverage
+	// Stale are the table's survivor declarations whose mutant does not
+	// survive.
+	Stale []StaleSurvivor
 }
 
 // Counts returns the number of mutants of each outcome.
@@ -162,6 +170,7 @@ func Run(ctx context.Context, base *matrix.File, src []byte, opts Options) (*Rep
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	rep.Stale = declareSurvivors(base, rep.Mutants, opts.Edits)
 	return rep, nil
 }
 
@@ -231,8 +240,10 @@ func (j *judge) cellsOf(ctx context.Context, c checked, table *engine.Table, d d
 
 // AliasBaseline compares every alias's cells with its target's under the
 // table f: an alias the table decides differently from its target (so
-// that mutants are judged against a different start) is listed. It
-// replays every cell of every target and alias.
+// that mutants are judged against a different start) is listed, unless
+// the table declares the alias's own cell (a known failure or an
+// advisory named by the alias: a route the table is known to serve worse
+// than its target's). It replays every cell of every target and alias.
 func AliasBaseline(ctx context.Context, f *matrix.File, opts Options) []string {
 	return newJudge(f, opts).baseline(ctx)
 }
@@ -247,7 +258,9 @@ func (j *judge) baseline(ctx context.Context) []string {
 			continue
 		}
 		for k, cell := range cells {
-			if cell.Status != target[k].Status {
+			_, known := j.base.KnownFailure(c.Name, cell.Scenario)
+			_, advisory := j.base.Advisory(c.Name, cell.Scenario)
+			if cell.Status != target[k].Status && !known && !advisory {
 				out = append(out, fmt.Sprintf("%s/%s: %s, but %s/%s is %s (%s)", cell.Target, cell.Scenario, cell.Status, c.Target.ID, cell.Scenario, target[k].Status, cell.Detail))
 			}
 		}
@@ -344,8 +357,9 @@ func (j *judge) compare(c checked, before, after []report.Cell, change string) J
 
 // sectionModes is the set of api modes whose decisions an edit of a
 // section can change, or nil for all: the native dialects' sections only
-// decide their own mode, the carrier rows only chat; the must-echo
-// families, flags and native fields every mode.
+// decide their own mode; the carrier rows, flags and native fields only
+// chat (no native dialect reads the flags or the native fields, see
+// [decision]); the must-echo families every mode.
 func sectionModes(section string) map[engine.APIMode]bool {
 	switch section {
 	case "anthropic":
@@ -354,7 +368,7 @@ func sectionModes(section string) map[engine.APIMode]bool {
 		return map[engine.APIMode]bool{engine.ModeBedrockConverse: true}
 	case "responses":
 		return map[engine.APIMode]bool{engine.ModeResponses: true}
-	case "carrier_routes", "local_endpoint", "default_carriers":
+	case "carrier_routes", "local_endpoint", "default_carriers", "flags", "native_fields":
 		return map[engine.APIMode]bool{engine.ModeChat: true}
 	}
 	return nil

@@ -35,14 +35,14 @@ func Generate(name string, src []byte) ([]Mutant, error) {
 		return nil, fmt.Errorf("%s: not a route table (want a mapping of sections)", name)
 	}
 	top := doc.Content[0]
-	// A mutant is a route table: the targets, known failures, advisories
-	// and unreachable declarations are the base's, so an edit that leaves a
-	// declaration stale, or an alias on another platform, is judged rather
-	// than refused.
+	// A mutant is a route table: the targets, known failures, advisories,
+	// unreachable and survivor declarations are the base's, so an edit that
+	// leaves a declaration stale, or an alias on another platform, is
+	// judged rather than refused.
 	var kept []*yaml.Node
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		switch top.Content[i].Value {
-		case "targets", "known_failures", "advisories", "unreachable":
+		case "targets", "known_failures", "advisories", "unreachable", "survivors":
 		default:
 			kept = append(kept, top.Content[i], top.Content[i+1])
 		}

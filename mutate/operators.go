@@ -113,7 +113,7 @@ func ruleName(l matrix.MatchList, name string) string {
 }
 
 // dropEntries drops each match entry (provider, host, host pattern, path,
-// model substring, local hostname or suffix) of every rule.
+// model substring, local hostname, suffix or address range) of every rule.
 func dropEntries(top *yaml.Node) []edit {
 	var out []edit
 	for _, l := range matrix.MatchLists {
@@ -231,7 +231,7 @@ func keyed(top *yaml.Node, path, key string) (rules []*yaml.Node, names []string
 
 // flipBooleans flips each boolean of the table: learn_rejections,
 // request_thinking, per_host (an absent one is false, and is set true) and
-// the local endpoint's private_addresses.
+// the local endpoint's private_addresses and dotless_hostnames.
 func flipBooleans(top *yaml.Node) []edit {
 	var out []edit
 	for _, b := range []struct{ path, key string }{
@@ -250,20 +250,26 @@ func flipBooleans(top *yaml.Node) []edit {
 		}
 	}
 	if le := matrix.Value(top, "local_endpoint"); le != nil {
-		now := false
-		line := le.Line
-		if v := matrix.Value(le, "private_addresses"); v != nil {
-			now, line = v.Value == "true", v.Line
+		for _, key := range []string{"private_addresses", "dotless_hostnames"} {
+			now := false
+			line := le.Line
+			if v := matrix.Value(le, key); v != nil {
+				now, line = v.Value == "true", v.Line
+			}
+			out = append(out, edit{what: fmt.Sprintf("set local_endpoint.%s to %v", key, !now), line: line, section: "local_endpoint",
+				apply: func() func() { return setKey(le, key, strconv.FormatBool(!now), "!!bool") }})
 		}
-		out = append(out, edit{what: fmt.Sprintf("set local_endpoint.private_addresses to %v", !now), line: line, section: "local_endpoint",
-			apply: func() func() { return setKey(le, "private_addresses", strconv.FormatBool(!now), "!!bool") }})
 	}
 	return out
 }
 
 // changeEnums changes each enum to each of its other values: the replay
-// of every route class and Converse row, Converse's default replay, and
-// every route class's prior_thinking.
+// of every route class and Converse row, Converse's default replay,
+// every route class's prior_thinking, and the private field group each
+// native field rule reads. A route class that learns refused
+// signatures and stops signing stops learning in the same edit (the
+// loader refuses learn_rejections on a route that sends no signature), as
+// the seed's Claude-platform regression did to Bedrock, Vertex and Foundry.
 func changeEnums(top *yaml.Node) []edit {
 	replays := []string{string(engine.ReplaySigned), string(engine.ReplayUnsigned), string(engine.ReplayStripped)}
 	priors := []string{string(engine.PriorCapability), string(engine.PriorAlways)}
@@ -275,6 +281,7 @@ func changeEnums(top *yaml.Node) []edit {
 		{"anthropic.routes", "replay", replays},
 		{"anthropic.routes", "prior_thinking", priors},
 		{"bedrock_converse.models", "replay", replays},
+		{"native_fields", "field", []string{engine.NativeGemini, engine.NativeCopilot}},
 	} {
 		rules, names, lines := keyed(top, e.path, e.key)
 		for i, r := range rules {
@@ -284,6 +291,18 @@ func changeEnums(top *yaml.Node) []edit {
 			}
 			for _, to := range e.values {
 				if to == now {
+					continue
+				}
+				if e.path == "anthropic.routes" && e.key == "replay" && to != string(engine.ReplaySigned) && learnsRejections(r) {
+					// Only a signed route sends signatures to refuse, so the
+					// loader refuses learn_rejections beside another replay:
+					// a maintainer who stops a route class signing turns the
+					// learning off in the same edit.
+					out = append(out, edit{what: fmt.Sprintf("set %s.%s to %s and learn_rejections to false", names[i], e.key, to), line: lines[i], section: sectionOf(e.path),
+						apply: func() func() {
+							undoReplay, undoLearn := setKey(r, e.key, to, "!!str"), setKey(r, "learn_rejections", "false", "!!bool")
+							return func() { undoLearn(); undoReplay() }
+						}})
 					continue
 				}
 				out = append(out, edit{what: fmt.Sprintf("set %s.%s to %s", names[i], e.key, to), line: lines[i], section: sectionOf(e.path),
@@ -302,6 +321,13 @@ func changeEnums(top *yaml.Node) []edit {
 		}
 	}
 	return out
+}
+
+// learnsRejections reports whether an Anthropic route class sets
+// learn_rejections.
+func learnsRejections(route *yaml.Node) bool {
+	v := matrix.Value(route, "learn_rejections")
+	return v != nil && v.Value == "true"
 }
 
 // moveThresholds moves each prior-thinking threshold (each family's

@@ -19,7 +19,7 @@ var committed = []string{
 	"deepseek-responses", "fireworks", "foundry-anthropic", "gemini", "gemini-openai", "glm", "groq", "hunyuan",
 	"kilo", "kimi", "kimi-anthropic", "llama-cpp", "lmstudio", "mimo", "minimax", "minimax-anthropic",
 	"mistral", "nous-anthropic", "nous-portal", "novita", "ollama", "openai", "openai-responses", "openrouter", "openrouter-deepseek",
-	"openrouter-responses", "sambanova", "tencent-tokenhub", "upstage", "vercel-ai-gateway", "vercel-ai-gateway-deepseek", "vertex-anthropic", "vllm",
+	"openrouter-responses", "sambanova", "tencent-tokenhub", "upstage", "vercel-ai-gateway", "vercel-ai-gateway-deepseek", "vertex-anthropic", "vertex-gemini-openai", "vllm",
 }
 
 func TestEmbeddedProfilesLoadAndValidate(t *testing.T) {

@@ -193,6 +193,9 @@ func TestRunPythonConnector(t *testing.T) {
 		"gemini-openai/carriers": "no thought signature", "gemini-openai/signed-roundtrip": "no thought signature",
 		"gemini-openai/resume": "no thought signature", "gemini-openai/compaction": "no thought signature",
 		"gemini-openai/branch": "no thought signature", "copilot/signed-roundtrip": "no reasoning_opaque",
+		"vertex-gemini-openai/carriers": "no thought signature", "vertex-gemini-openai/signed-roundtrip": "no thought signature",
+		"vertex-gemini-openai/resume": "no thought signature", "vertex-gemini-openai/compaction": "no thought signature",
+		"vertex-gemini-openai/branch": "no thought signature",
 		// Its default row sends reasoning_content alone where the provider
 		// reads another carrier too: reasoning lost, undeclared.
 		"minimax/carriers": "sends less than MiniMax reads", "ollama-cloud/carriers": "sends less than Ollama Cloud reads",

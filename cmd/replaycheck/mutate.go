@@ -22,7 +22,9 @@ func runMutate(ctx context.Context, std *streams, args []string) error {
 			"differently). Prints every survivor with its matrix.yaml line, the edit and the\n"+
 			"route it changes unseen, the entries no target or alias reaches, and the score:\n"+
 			"killed or noticed over the mutants that are neither equivalent nor refused by the\n"+
-			"loader. --min-score exits 1 under the threshold.")
+			"loader. A survivor the table declares (survivors: in matrix.yaml) is listed with\n"+
+			"the recording nobody has published that would kill it; a declaration whose mutant\n"+
+			"does not survive is stale and exits 1. --min-score exits 1 under the threshold.")
 	format := f.String("format", "text", "print the report as `FORMAT`: "+strings.Join(mutate.Formats, ", "))
 	minScore := f.Float64("min-score", 0, "exit 1 when the score is under `PERCENT`")
 	cassettes := f.String("cassettes", "cassettes", "the cassette `DIR`")
@@ -74,6 +76,9 @@ func runMutate(ctx context.Context, std *streams, args []string) error {
 	if score := rep.Percent(); score < *minScore {
 		seen, total := rep.Score()
 		return &failuresError{n: total - seen, what: fmt.Sprintf("mutants not seen: score %.1f%% is under --min-score %v", score, *minScore)}
+	}
+	if len(rep.Stale) > 0 {
+		return &failuresError{n: len(rep.Stale), what: "stale survivor declarations: their mutants do not survive (remove them from survivors:)"}
 	}
 	return nil
 }

@@ -89,6 +89,28 @@ func TestMutateCommand(t *testing.T) {
 	}
 }
 
+// TestMutateStaleSurvivor: a survivor declaration whose mutant the gate
+// sees is stale: mutate names it with its line and exits 1, whatever the
+// score; the declared survivor is listed with its recording.
+func TestMutateStaleSurvivor(t *testing.T) {
+	path := writeFixture(t, mutateFixture+`survivors:
+  - {edit: "drop groq.com from carrier_routes[strict].hosts", needs: "a recording of Groq under a custom provider id"}
+  - {edit: "add reasoning_content to carrier_routes[strict].carriers", needs: "nothing: the gate kills it"}
+`)
+	r := runMain(t, "", "mutate", "--matrix", path, "--cassettes", repoCassettes, "--providers", repoProviders)
+	if r.code != 1 || !strings.Contains(r.stderr, "1 stale survivor declarations") {
+		t.Errorf("exit %d, stderr %q; want 1 naming the stale declaration", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"needs (" + path + ":11): a recording of Groq under a custom provider id",
+		"STALE      " + path + ":12: survivors: add reasoning_content to carrier_routes[strict].carriers: the mutant is killed, not a survivor: remove the declaration",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
 // TestLintCoverage: an entry no target or alias reaches is a finding at
 // its line; declaring it unreachable clears it; a declared entry that a
 // target reaches is a stale declaration.
