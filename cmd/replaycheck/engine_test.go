@@ -261,7 +261,7 @@ func TestRunPythonConnectorExpectations(t *testing.T) {
 
 	written := filepath.Join(t.TempDir(), "expect.yaml")
 	r = runMain(t, "", committedRunArgs("--engine", eng, "--write-expect", written)...)
-	if r.code != 0 || !strings.Contains(r.stderr, "wrote "+written+": 15 expected failures, 5 expected advisories") {
+	if r.code != 0 || !strings.Contains(r.stderr, "wrote "+written+": 20 expected failures, 5 expected advisories") {
 		t.Fatalf("--write-expect: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 	mf, err := matrix.Load(repoMatrix)
