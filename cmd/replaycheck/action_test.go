@@ -120,6 +120,30 @@ func TestActionInAConsumerRepository(t *testing.T) {
 			t.Errorf("exit %d, want 1 with a coverage annotation:\n%s", r.code, r.out)
 		}
 	})
+	t.Run("an agent's connector is held to its baseline", func(t *testing.T) {
+		python, err := exec.LookPath("python3")
+		if err != nil {
+			t.Skip("python3 is not on PATH: the Python connector example is not checked")
+		}
+		connector, _ := filepath.Abs("../../examples/python-connector/connector.py")
+		expect, _ := filepath.Abs("../../examples/python-connector/expect.yaml")
+		same := func(s string) string { return s }
+		r := pr(t, same, map[string]string{"engine": python + " " + connector, "baseline": expect, "lint": "false"})
+		if r.code != exitOK || !strings.Contains(r.out, "gate: no cell got worse") || !strings.Contains(r.output, "regressions=0\n") {
+			t.Errorf("exit %d, want 0:\n%s", r.code, r.out)
+		}
+		b, _ := os.ReadFile(expect)
+		fewer := filepath.Join(t.TempDir(), "fewer.yaml")
+		text := strings.Replace(string(b), "  - target: sambanova\n    scenario: fallback\n", "  - target: hunyuan\n    scenario: carriers\n", 1)
+		if err := os.WriteFile(fewer, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r = pr(t, same, map[string]string{"engine": python + " " + connector, "baseline": fewer, "lint": "false"})
+		if r.code != exitFailures || !strings.Contains(r.out, "REGRESSION  sambanova/fallback: fail") || !strings.Contains(r.output, "regressions=2\n") ||
+			!strings.Contains(r.summary, "REGRESSION  hunyuan/carriers") {
+			t.Errorf("exit %d, want 1 with 2 regressions in the output and the summary:\n%s\n%s", r.code, r.out, r.output)
+		}
+	})
 	for _, dir := range []string{"empty", "nope"} {
 		t.Run("cassettes "+dir+" fails the step with exit 3", func(t *testing.T) {
 			r := pr(t, func(s string) string {

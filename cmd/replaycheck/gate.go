@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +17,8 @@ import (
 )
 
 func runGate(ctx context.Context, std *streams, args []string) error {
-	f := newFlags("gate", "gate [--base FILE|GIT-REF] [--head FILE] [--cassettes DIR] [--format text|markdown|json|github] [--summary FILE]",
+	f := newFlags("gate", "gate [--base FILE|GIT-REF] [--head FILE] [--cassettes DIR] [--format text|markdown|json|github] [--summary FILE]\n"+
+		"       gate --engine CMD --baseline FILE [--cassettes DIR] [--format text|json]",
 		"Evaluate a base and a head route table against the same committed cassettes and print\n"+
 			"the cells that changed. Exit 1 on any regression: a cell that passed and now fails or\n"+
 			"is unverified, named with its target, scenario, the route change and the provider's\n"+
@@ -31,19 +33,40 @@ func runGate(ctx context.Context, std *streams, args []string) error {
 			"(default HEAD); --head defaults to --matrix. --format github prints workflow commands:\n"+
 			"an annotation on each edited line of the head table, an ::error on the line of each\n"+
 			"regressed target or alias and of each entry nothing reaches, and on a head table that\n"+
-			"does not load. --summary appends the Markdown form to a file ($GITHUB_STEP_SUMMARY).")
+			"does not load. --summary appends the Markdown form to a file ($GITHUB_STEP_SUMMARY).\n\n"+
+			"For an agent whose route table is code, --engine CMD runs the implementation over the\n"+
+			"protocol on the committed cassettes and --baseline FILE is what it is held to: its\n"+
+			"expectations file (every cell failing unexpectedly, for another cause, or passing\n"+
+			"where a failure was expected regresses) or a matrix it printed before (run --engine\n"+
+			"--format json: a cell that fails and did not, or is not judged and was, regresses;\n"+
+			"one that failed and passes is listed as improved). Exit 1 on any regression.")
 	base := f.String("base", "HEAD", "the base table: a `FILE` or a git ref")
 	head := f.String("head", "", "the head table `FILE` (default: --matrix)")
 	format := f.String("format", "text", "print the result as `FORMAT`: "+strings.Join(gate.Formats, ", "))
 	summary := f.String("summary", "", "also append the result as Markdown to `FILE`")
 	cassettes := f.String("cassettes", "cassettes", "the cassette `DIR`")
 	profilesDir := f.String("providers", "providers", "the provider profiles `DIR` (embedded profiles when absent)")
+	baseline := f.String("baseline", "", "with --engine: the expectations `FILE`, or a matrix JSON, the implementation is held to")
+	var eng engineFlags
+	eng.register(f)
 	pos, err := f.parse(args)
 	if err != nil {
 		return err
 	}
 	if err := f.atMost(pos, 0); err != nil {
 		return err
+	}
+	set := map[string]bool{}
+	f.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	switch {
+	case eng.command != "" && *baseline == "":
+		return f.usagef("--engine: name the --baseline FILE the implementation is held to (its expectations, or a matrix it printed with run --engine --format json)")
+	case eng.command == "" && *baseline != "":
+		return f.usagef("--baseline holds an --engine implementation: name it with --engine CMD")
+	case eng.command != "" && (set["base"] || set["head"] || set["summary"]):
+		return f.usagef("--engine judges an implementation against --baseline: --base, --head and --summary compare two route tables")
+	case eng.command != "":
+		return runEngineGate(ctx, std, f, eng, *baseline, *cassettes, *profilesDir, *format)
 	}
 	write, ok := gate.Writer(*format)
 	if !ok {
