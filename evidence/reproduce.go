@@ -8,6 +8,7 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/dialects"
+	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/tidwall/gjson"
 )
@@ -20,6 +21,9 @@ type reproduction struct {
 	xs       []*exchange
 	captured []capture
 	accepted *acceptIndex
+	// profile is the target's provider profile: its ignore list is what
+	// the comparison takes as harmless ([harmless]).
+	profile *providers.Profile
 }
 
 // check runs check 2 on exchange k: the recorded request's conversation,
@@ -118,6 +122,9 @@ func (r *reproduction) check(k int) report.Check {
 		c := &comparer{base: w.list + "." + strconv.Itoa(msgs[n].at), accepted: r.accepted}
 		rec := msgs[n].v
 		if i < len(eng) {
+			var notes []report.Finding
+			rec, eng[i], notes = harmless(r.profile, r.mode, c.base, rec, eng[i])
+			c.findings, c.same = append(c.findings, notes...), c.same+len(notes)
 			c.value(nil, rec, eng[i])
 		} else {
 			c.less(nil, rec)
