@@ -201,8 +201,10 @@ func (r *reproduction) unanswered(x *exchange, w wireFormat, p int) string {
 }
 
 // judge turns the findings into the verdict: a failure if any finding
-// fails, else advisory if any is advisory, else a pass. A request the
-// provider refused is judged the other way: the engine sending the same
+// fails, else advisory if any is advisory, else a pass. A request whose
+// stream began (2xx) and then carried the provider's error was accepted,
+// and is judged so. A request the provider refused is judged the other
+// way: the engine sending the same
 // (no difference but equivalences) fails, and sending something else is
 // not evidenced either way.
 func judge(x *exchange, findings []report.Finding, differences, turns int) report.Check {
@@ -211,7 +213,7 @@ func judge(x *exchange, findings []report.Finding, differences, turns int) repor
 		counts[f.Verdict]++
 	}
 	c := report.Check{Findings: findings}
-	if !x.ok() {
+	if !x.ok() && x.streamErr == nil {
 		if differences == 0 {
 			c.Verdict = report.VerdictFail
 			c.Detail = fmt.Sprintf("the engine sends the assistant turns the provider refused (%d)", x.it.Response.Code)
