@@ -19,8 +19,8 @@ import (
 // is all the two turns differ in there: every key it removes, from either
 // side, must be gone from both (a null content beside tool calls against
 // the client's none, not against the client's text). Each difference
-// taken out of one side only becomes a note citing the declaration's
-// source. Other api modes, and a profile that declares nothing, leave
+// taken out where the two turns differed becomes a note citing the
+// declaration's source. Other api modes, and a profile that declares nothing, leave
 // both turns as they are.
 func harmless(p *providers.Profile, mode engine.APIMode, at string, rec, eng gjson.Result) (gjson.Result, gjson.Result, []report.Finding) {
 	if p == nil || len(p.Ignore) == 0 || mode != engine.ModeChat {
