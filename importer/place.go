@@ -84,7 +84,7 @@ func Place(e Exchange, mf *matrix.File, forced string) Placement {
 		}
 	}
 	if e.ResponseOnly() {
-		return placeResponseOnly(p, r, cands, mf.Table.Local)
+		return placeResponseOnly(p, r, cands, mf.Table.Local, e.Vendor)
 	}
 	if len(cands) == 0 {
 		p.Unplaced = fmt.Sprintf("no target of api mode %s on %s", r.Mode, e.Host())
@@ -123,9 +123,36 @@ func Place(e Exchange, mf *matrix.File, forced string) Placement {
 // they stand for self-hosting, which the fixture does not show. Nothing
 // else would say which provider answered, so with no such target the
 // exchange is checked against its api mode's dialect only, and no request
-// line is ever made up for it.
-func placeResponseOnly(p Placement, r Route, cands []matrix.Target, local engine.LocalRule) Placement {
+// line is ever made up for it. An answer carrying a provider's own marks
+// (vendor, [Exchange.Vendor]: Azure's content filters) was answered by
+// that provider, whatever its model: only that provider's targets take it,
+// the one of its model first, else the first in matrix order.
+func placeResponseOnly(p Placement, r Route, cands []matrix.Target, local engine.LocalRule, vendor string) Placement {
 	const only = "only capture is checked on it"
+	if vendor != "" {
+		var own []matrix.Target
+		for _, t := range cands {
+			if t.Route.Provider == vendor {
+				own = append(own, t)
+			}
+		}
+		if len(own) == 0 {
+			p.Dialect = r.Mode
+			p.Note = fmt.Sprintf("no target: capture checked against the %s dialect only (the fixture recorded no request; its answer carries %s's own marks, and no %s target is %s's)", r.Mode, vendor, r.Mode, vendor)
+			return p
+		}
+		t := own[0]
+		for _, o := range own {
+			if r.Model != "" && o.Route.Model == r.Model {
+				t = o
+				break
+			}
+		}
+		p.Target = t.ID
+		p.Note = fmt.Sprintf("the fixture recorded no request; its answer carries marks only %s writes (content filter verdicts), so %s answered it, whatever its model (%s) says; %s",
+			vendor, vendor, orNone(r.Model), only)
+		return p
+	}
 	for _, t := range cands {
 		if r.Model != "" && r.Model == t.Route.Model {
 			p.Target, p.Note = t.ID, "the fixture recorded no request; its model is the target's; "+only
