@@ -44,3 +44,33 @@ func TestReproductionHonoursDeclaredDifferences(t *testing.T) {
 		t.Errorf("findings %+v: want one note citing the declaration", r.Findings)
 	}
 }
+
+// An OpenRouter round trip written for this test: the answer carries
+// reasoning and reasoning_details, and the client replays those two only
+// (as OpenRouter's own clients do); the gateways row also sends
+// reasoning_content.
+const (
+	orURL     = "https://openrouter.ai/api/v1/chat/completions"
+	orTurn1   = `{"model":"anthropic/claude-sonnet-4.5","messages":[{"role":"user","content":"Ferry or bridge?"}],"reasoning":{"enabled":true}}`
+	orAnswer1 = `{"choices":[{"index":0,"message":{"role":"assistant","content":"Bridge.","reasoning":"The bridge is open.","reasoning_details":[{"type":"reasoning.text","text":"The bridge is open.","signature":"c2lnLW9y","format":"anthropic-claude-v1","index":0}]},"finish_reason":"stop"}]}`
+	orTurn2   = `{"model":"anthropic/claude-sonnet-4.5","messages":[{"role":"user","content":"Ferry or bridge?"},{"role":"assistant","content":"Bridge.","reasoning":"The bridge is open.","reasoning_details":[{"type":"reasoning.text","text":"The bridge is open.","signature":"c2lnLW9y","format":"anthropic-claude-v1","index":0}]},{"role":"user","content":"Why?"}],"reasoning":{"enabled":true}}`
+	orAnswer2 = `{"choices":[{"index":0,"message":{"role":"assistant","content":"It is shorter."},"finish_reason":"stop"}]}`
+)
+
+// TestReproductionCreditsDocumentedReads: a carrier the client did not
+// send, which the target's profile documents the provider reading, is a
+// pass with a note naming the profile — not a failure; a carrier the
+// profile does not list stays a failure.
+func TestReproductionCreditsDocumentedReads(t *testing.T) {
+	dir := t.TempDir()
+	writeCassette(t, dir, "openrouter", "replay", []rt{{orURL, orTurn1, 200, orAnswer1, ""}, {orURL, orTurn2, 200, orAnswer2, ""}})
+	got := runOne(t, dir)
+	r := got[1].repro
+	if r.Verdict != report.VerdictPass || len(r.Findings) != 1 || r.Findings[0].Path != "messages.1.reasoning_content" ||
+		!strings.Contains(r.Findings[0].Why, "profile openrouter documents the provider reading reasoning_content") {
+		t.Errorf("openrouter: %s: %s; findings %+v", r.Verdict, r.Detail, r.Findings)
+	}
+	if _, ok := documented(nil, []string{"reasoning"}); ok {
+		t.Error("no profile documents nothing")
+	}
+}

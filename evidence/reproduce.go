@@ -119,7 +119,7 @@ func (r *reproduction) check(k int) report.Check {
 		if !compared[i] {
 			continue
 		}
-		c := &comparer{base: w.list + "." + strconv.Itoa(msgs[n].at), accepted: r.accepted}
+		c := &comparer{base: w.list + "." + strconv.Itoa(msgs[n].at), accepted: r.accepted, profile: r.profile}
 		rec := msgs[n].v
 		if i < len(eng) {
 			var notes []report.Finding
@@ -134,7 +134,7 @@ func (r *reproduction) check(k int) report.Check {
 		same += c.same
 	}
 	for i := len(positions); i < len(eng); i++ {
-		c := &comparer{base: w.list + ".(engine assistant turn " + strconv.Itoa(i) + ")", accepted: r.accepted}
+		c := &comparer{base: w.list + ".(engine assistant turn " + strconv.Itoa(i) + ")", accepted: r.accepted, profile: r.profile}
 		c.more(nil, eng[i], gjson.Result{}, "the engine sends an assistant turn the client did not")
 		findings = append(findings, c.finish()...)
 	}
