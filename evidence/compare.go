@@ -42,7 +42,7 @@ type comparer struct {
 	// profile is the target's provider profile: a carrier it documents the
 	// provider reading (reads:) is not a failure when the engine sends it
 	// and the client did not ([documented]).
-	profile *providers.Profile
+	profile  *providers.Profile
 	findings []report.Finding
 	// same counts the findings that are notes of an equivalence (the same
 	// bytes re-encoded, null for an empty value), not differences.
