@@ -22,6 +22,10 @@ type capture struct {
 // answer, and every carrier the answer holds must be in the stored message
 // verbatim.
 func captureCheck(dia engine.Dialect, mode engine.APIMode, x *exchange) (report.Check, capture) {
+	if x.streamErr != nil {
+		return report.Check{Verdict: report.VerdictNA, Detail: fmt.Sprintf("the provider answered with %s: %q; its answer, not a capture failure: no answer to capture",
+			x.status(), shorten(errorMessage(x.streamErr)))}, capture{}
+	}
 	if !x.ok() {
 		return report.Check{Verdict: report.VerdictNA, Detail: fmt.Sprintf("the provider refused the request (%d): no answer to capture", x.it.Response.Code)}, capture{}
 	}

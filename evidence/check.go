@@ -81,7 +81,7 @@ func Run(in Inputs) (*report.Evidence, error) {
 			continue
 		}
 		r := &reproduction{table: in.table(), dia: dia, mode: mode, xs: xs, captured: make([]capture, len(xs)),
-			accepted: buildIndex(mode, byTarget[c.Target.ID])}
+			accepted: buildIndex(mode, byTarget[c.Target.ID]), profile: in.Profiles[c.Target.Profile]}
 		checks := make([]report.Check, len(xs))
 		for k, x := range xs {
 			checks[k], r.captured[k] = captureCheck(dia, mode, x)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/replaycheck/replaycheck/internal/jsondiff"
+	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/tidwall/gjson"
 )
@@ -38,6 +39,10 @@ import (
 type comparer struct {
 	base     string
 	accepted *acceptIndex
+	// profile is the target's provider profile: a carrier it documents the
+	// provider reading (reads:) is not a failure when the engine sends it
+	// and the client did not ([documented]).
+	profile  *providers.Profile
 	findings []report.Finding
 	// same counts the findings that are notes of an equivalence (the same
 	// bytes re-encoded, null for an empty value), not differences.
@@ -207,7 +212,27 @@ func (c *comparer) more(path []string, ev, rv gjson.Result, why string) {
 		c.add(path, ev, rv, report.VerdictPass, why+", but "+where+" shows the provider accepting it")
 		return
 	}
+	if doc, ok := documented(c.profile, path); ok {
+		c.add(path, ev, rv, report.VerdictPass, why+", but "+doc)
+		return
+	}
 	c.add(path, ev, rv, report.VerdictFail, why+": the provider was not recorded accepting it")
+}
+
+// documented reports whether the profile documents the provider reading
+// the carrier at path (a top-level reasoning_content, reasoning or
+// reasoning_details of the turn, listed in its reads:), and says so with
+// the profile's confidence and first sources.
+func documented(p *providers.Profile, path []string) (string, bool) {
+	if p == nil || len(path) != 1 || !slices.Contains(p.Reads, path[0]) {
+		return "", false
+	}
+	switch path[0] {
+	case "reasoning_content", "reasoning", "reasoning_details":
+	default:
+		return "", false
+	}
+	return "profile " + p.Name + " documents the provider reading " + path[0] + " (" + p.Confidence + "; " + strings.Join(p.Sources[:min(2, len(p.Sources))], "; ") + ")", true
 }
 
 func (c *comparer) str(path []string, rec, eng gjson.Result) {

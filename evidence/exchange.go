@@ -8,6 +8,7 @@ import (
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/importer"
 	"github.com/replaycheck/replaycheck/suites/harness"
+	"github.com/tidwall/gjson"
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 )
 
@@ -24,6 +25,9 @@ type exchange struct {
 	// date is the day the recording says it was made (YYYY-MM-DD), "" when
 	// it does not say: the simulator answers with the rules of that day.
 	date string
+	// streamErr is the provider's error inside a 2xx stream
+	// ([streamError]), nil when it answered.
+	streamErr []byte
 }
 
 // exchanges lists a cassette's interactions.
@@ -43,13 +47,35 @@ func exchanges(c *Cassette) []*exchange {
 		if x.route.Model == "" {
 			x.route.Model = c.Target.Route.Model
 		}
+		if x.route.Stream && it.Response.Code >= 200 && it.Response.Code < 300 {
+			x.streamErr = streamError([]byte(it.Response.Body))
+		}
 		out = append(out, x)
 	}
 	return out
 }
 
-// ok reports a 2xx answer.
-func (x *exchange) ok() bool { return x.it.Response.Code >= 200 && x.it.Response.Code < 300 }
+// ok reports a 2xx answer that is an answer: not an error the provider
+// sent inside the stream ([exchange.streamErr]).
+func (x *exchange) ok() bool {
+	return x.it.Response.Code >= 200 && x.it.Response.Code < 300 && x.streamErr == nil
+}
+
+// status describes the recorded answer's status: "400", or "an error
+// inside the 200 stream (tool_use_failed)".
+func (x *exchange) status() string {
+	if x.streamErr == nil {
+		return fmt.Sprint(x.it.Response.Code)
+	}
+	code := gjson.GetBytes(x.streamErr, "error.code").String()
+	if code == "" {
+		code = gjson.GetBytes(x.streamErr, "error.type").String()
+	}
+	if code == "" {
+		return fmt.Sprintf("an error inside the %d stream", x.it.Response.Code)
+	}
+	return fmt.Sprintf("an error inside the %d stream (%s)", x.it.Response.Code, code)
+}
 
 // responseOnly reports an exchange imported from a fixture that recorded
 // no request.

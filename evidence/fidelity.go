@@ -70,6 +70,9 @@ func fidelityCheck(p *providers.Profile, x *exchange) report.Check {
 	if got >= 400 && rule == "" && strings.HasPrefix(simMsg, "sim "+p.Name+": ") {
 		return notChecked("the simulator cannot read the recorded request (%d): %s", got, shorten(simMsg))
 	}
+	if x.streamErr != nil {
+		return streamFidelity(p, x, c, got, ruleText, simMsg)
+	}
 	if g, ok := p.Failure(want, []byte(x.it.Response.Body)); ok && got < 400 {
 		c.Rule = g.ID
 		c.Verdict = report.VerdictUnverifiable
@@ -100,6 +103,35 @@ func fidelityCheck(p *providers.Profile, x *exchange) report.Check {
 	default:
 		c.Verdict = report.VerdictDisagree
 		c.Detail = fmt.Sprintf("recorded %d; the simulator refused with %s (%d): %q", want, ruleText, got, shorten(simMsg))
+	}
+	return c
+}
+
+// streamFidelity judges the simulator's answer to a request the provider
+// answered with an error inside its 2xx stream: that error is the answer
+// to compare with. A generation failure the profile declares
+// ([providers.Profile.StreamFailure]) is unverifiable when the simulator
+// accepts; a refusal in the same words agrees (the simulator refuses by
+// status, the provider refused mid-stream); any other answer disagrees.
+func streamFidelity(p *providers.Profile, x *exchange, c report.Check, got int, ruleText, simMsg string) report.Check {
+	recMsg := errorMessage(x.streamErr)
+	if g, ok := p.StreamFailure(x.streamErr); ok && got < 400 {
+		c.Rule = g.ID
+		c.Verdict = report.VerdictUnverifiable
+		c.Detail = fmt.Sprintf("recorded %s (%q): generation failure %s of profile %s — the model's output failed after the stream began, which no request shape predicts; the simulator answered %d",
+			x.status(), shorten(recMsg), g.ID, p.Name, got)
+		return c
+	}
+	switch {
+	case got >= 400 && sameWording(recMsg, simMsg):
+		c.Verdict = report.VerdictAgree
+		c.Detail = fmt.Sprintf("refused as recorded, with the same wording (%s): recorded %s, simulated %d", ruleText, x.status(), got)
+	case got >= 400:
+		c.Verdict = report.VerdictDisagree
+		c.Detail = fmt.Sprintf("recorded %s (%q); the simulator refused with %s (%d): %q", x.status(), shorten(recMsg), ruleText, got, shorten(simMsg))
+	default:
+		c.Verdict = report.VerdictDisagree
+		c.Detail = fmt.Sprintf("recorded %s (%q); the simulator answered %d: %s", x.status(), shorten(recMsg), got, ruleText)
 	}
 	return c
 }

@@ -49,3 +49,15 @@ func FuzzAnswerCarriers(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStreamError reads arbitrary streams without panicking; what it
+// returns is always one JSON value.
+func FuzzStreamError(f *testing.F) {
+	f.Add([]byte("event: error\ndata: {\"error\":{\"code\":\"tool_use_failed\"}}\n\n"))
+	f.Add([]byte("data: {\"choices\":[]}\r\n\r\ndata: [DONE]\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if got := streamError(body); got != nil && !gjson.ValidBytes(got) {
+			t.Errorf("not JSON: %q", got)
+		}
+	})
+}

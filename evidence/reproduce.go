@@ -8,6 +8,7 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/dialects"
+	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/tidwall/gjson"
 )
@@ -20,6 +21,9 @@ type reproduction struct {
 	xs       []*exchange
 	captured []capture
 	accepted *acceptIndex
+	// profile is the target's provider profile: its ignore list is what
+	// the comparison takes as harmless ([harmless]).
+	profile *providers.Profile
 }
 
 // check runs check 2 on exchange k: the recorded request's conversation,
@@ -115,9 +119,12 @@ func (r *reproduction) check(k int) report.Check {
 		if !compared[i] {
 			continue
 		}
-		c := &comparer{base: w.list + "." + strconv.Itoa(msgs[n].at), accepted: r.accepted}
+		c := &comparer{base: w.list + "." + strconv.Itoa(msgs[n].at), accepted: r.accepted, profile: r.profile}
 		rec := msgs[n].v
 		if i < len(eng) {
+			var notes []report.Finding
+			rec, eng[i], notes = harmless(r.profile, r.mode, c.base, rec, eng[i])
+			c.findings, c.same = append(c.findings, notes...), c.same+len(notes)
 			c.value(nil, rec, eng[i])
 		} else {
 			c.less(nil, rec)
@@ -127,7 +134,7 @@ func (r *reproduction) check(k int) report.Check {
 		same += c.same
 	}
 	for i := len(positions); i < len(eng); i++ {
-		c := &comparer{base: w.list + ".(engine assistant turn " + strconv.Itoa(i) + ")", accepted: r.accepted}
+		c := &comparer{base: w.list + ".(engine assistant turn " + strconv.Itoa(i) + ")", accepted: r.accepted, profile: r.profile}
 		c.more(nil, eng[i], gjson.Result{}, "the engine sends an assistant turn the client did not")
 		findings = append(findings, c.finish()...)
 	}
@@ -194,8 +201,10 @@ func (r *reproduction) unanswered(x *exchange, w wireFormat, p int) string {
 }
 
 // judge turns the findings into the verdict: a failure if any finding
-// fails, else advisory if any is advisory, else a pass. A request the
-// provider refused is judged the other way: the engine sending the same
+// fails, else advisory if any is advisory, else a pass. A request whose
+// stream began (2xx) and then carried the provider's error was accepted,
+// and is judged so. A request the provider refused is judged the other
+// way: the engine sending the same
 // (no difference but equivalences) fails, and sending something else is
 // not evidenced either way.
 func judge(x *exchange, findings []report.Finding, differences, turns int) report.Check {
@@ -204,7 +213,7 @@ func judge(x *exchange, findings []report.Finding, differences, turns int) repor
 		counts[f.Verdict]++
 	}
 	c := report.Check{Findings: findings}
-	if !x.ok() {
+	if !x.ok() && x.streamErr == nil {
 		if differences == 0 {
 			c.Verdict = report.VerdictFail
 			c.Detail = fmt.Sprintf("the engine sends the assistant turns the provider refused (%d)", x.it.Response.Code)

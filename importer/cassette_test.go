@@ -20,7 +20,7 @@ func importFixture(t *testing.T, name string) ([]Cassette, error) {
 	}
 	var places []Placement
 	for _, e := range rec.Exchanges {
-		places = append(places, Place(e, mf, ""))
+		places = append(places, Place(e, mf, nil, ""))
 	}
 	return Cassettes(rec, places, mf, Source{Repository: "replaycheck/replaycheck", Path: "importer/testdata/" + name})
 }
@@ -86,7 +86,7 @@ func TestCassettesRefuseLeftoverCredentials(t *testing.T) {
 	rec.Exchanges[1].RequestBody = []byte(`{"model":"deepseek-v4-flash","api_key":"sk-plantedplantedplantedplanted0011","messages":[]}`)
 	var places []Placement
 	for _, e := range rec.Exchanges {
-		places = append(places, Place(e, mf, ""))
+		places = append(places, Place(e, mf, nil, ""))
 	}
 	_, err = Cassettes(rec, places, mf, Source{Repository: "r", Path: "p"})
 	if err == nil || !strings.Contains(err.Error(), "plain-and-gzip.yaml: interaction 1: request body still looks like a credential after scrubbing (OpenAI-style key (sk-…)): nothing written for this file") {
@@ -102,14 +102,14 @@ func TestCassettesSplitByTarget(t *testing.T) {
 		{Index: 0, Method: "POST", URL: "https://api.kimi.com/coding/v1/responses", RequestBody: []byte(`{"model":"kimi-k2.6"}`), Status: 200, ResponseBody: []byte(`{}`)},
 		{Index: 1, Method: "POST", URL: "https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent", RequestBody: []byte(`{"contents":[]}`), Status: 200, ResponseBody: []byte(`{}`)},
 	}}
-	places := []Placement{Place(rec.Exchanges[0], mf, ""), Place(rec.Exchanges[1], mf, "")}
+	places := []Placement{Place(rec.Exchanges[0], mf, nil, ""), Place(rec.Exchanges[1], mf, nil, "")}
 	cs, err := Cassettes(rec, places, mf, Source{Repository: "r", Path: "p"})
 	if err != nil || len(cs) != 1 || cs[0].Target != "gemini" {
 		t.Fatalf("cassettes %+v %v", cs, err)
 	}
 	src := cs[0].File.Provenance.Source
 	if !slices.Equal(src.Interactions, []int{1}) || len(src.Elsewhere) != 1 || src.Elsewhere[0].Interaction != 0 ||
-		src.Elsewhere[0].APIMode != "responses" || src.Elsewhere[0].Unplaced != "no target of api mode responses on api.kimi.com" {
+		src.Elsewhere[0].APIMode != "responses" || src.Elsewhere[0].Unplaced != "no target of api mode responses on api.kimi.com, and no target's provider profile describes api.kimi.com" {
 		t.Errorf("source %+v", src)
 	}
 }

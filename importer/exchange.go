@@ -65,6 +65,10 @@ type Exchange struct {
 	Model string
 	// Stream reports a streamed answer.
 	Stream bool
+	// Vendor is the provider id whose own marks the answer of a
+	// response-only fixture carries (Azure's content filters), "" when
+	// none: placement takes it as the provider that answered.
+	Vendor string
 }
 
 // ResponseOnly reports whether the source recorded the answer only.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
 )
 
 // A Placement says where one exchange goes.
@@ -54,10 +55,16 @@ func (p Placement) DialectOnly() bool { return p.Dialect != "" }
 //     recorded endpoint. A response-only fixture without a model goes to
 //     the first candidate: only capture is checked on it, and capture
 //     depends on the api mode alone.
-//  6. Otherwise the exchange is unplaced, naming the nearest candidate
-//     and the first part of the decision that differs; --target places it
-//     anyway.
-func Place(e Exchange, mf *matrix.File, forced string) Placement {
+//  6. Otherwise — no candidate on the host, or none deciding the same —
+//     the first target of the api mode elsewhere whose provider profile
+//     describes the recorded host and whose decision for the recorded
+//     route is its own takes it ([placeElsewhere]): an Azure resource's
+//     own host, another Bedrock region. The note says "placed at X: same
+//     decision for HOST".
+//  7. Otherwise the exchange is unplaced, naming the nearest candidate
+//     and the first part of the decision that differs, or saying that no
+//     profile describes the host; --target places it anyway.
+func Place(e Exchange, mf *matrix.File, profiles map[string]*providers.Profile, forced string) Placement {
 	p := Placement{Exchange: e.Index}
 	r, ok := RouteOf(e)
 	if !ok {
@@ -84,11 +91,7 @@ func Place(e Exchange, mf *matrix.File, forced string) Placement {
 		}
 	}
 	if e.ResponseOnly() {
-		return placeResponseOnly(p, r, cands, mf.Table.Local)
-	}
-	if len(cands) == 0 {
-		p.Unplaced = fmt.Sprintf("no target of api mode %s on %s", r.Mode, e.Host())
-		return p
+		return placeResponseOnly(p, r, cands, mf.Table.Local, e.Vendor)
 	}
 	for _, t := range cands {
 		if strings.TrimSuffix(t.Route.BaseURL, "/") == r.BaseURL && (r.Model == "" || r.Model == t.Route.Model) {
@@ -108,10 +111,61 @@ func Place(e Exchange, mf *matrix.File, forced string) Placement {
 			nearest = diff
 		}
 	}
+	if q, ok := placeElsewhere(p, e, r, mf, profiles); ok || len(cands) == 0 {
+		return q
+	}
 	t := cands[0]
 	p.Unplaced = fmt.Sprintf("%s is not a target's, and the nearest target %s (%s) decides differently: %s; --target %s places it anyway",
 		recordedWhat(t, r), t.ID, targetWhat(t), nearest[0], t.ID)
 	return p
+}
+
+// placeElsewhere places an exchange whose host no target of its api mode
+// decides the same for (every Azure resource has a host of its own, every
+// Bedrock region one): the first target, in matrix order, whose provider
+// profile describes the recorded host ([providers.Profile.Describes]) and
+// whose route decision for the recorded route is its own. ok is false when
+// none does; p.Unplaced then says why, truly: the nearest target whose
+// profile describes the host and the first part of the decision that
+// differs, or that no profile describes the host (naming a target that
+// decides the same for it, whose profile speaks for another provider).
+func placeElsewhere(p Placement, e Exchange, r Route, mf *matrix.File, profiles map[string]*providers.Profile) (Placement, bool) {
+	host := e.Host()
+	var described, sameElsewhere *matrix.Target
+	var diffOf []difference
+	for i := range mf.Targets {
+		t := &mf.Targets[i]
+		if t.Route.APIMode != r.Mode || t.Route.Host() == host {
+			continue
+		}
+		diff := decisionDiff(&mf.Table, *t, recordedRoute(*t, r))
+		if !profiles[t.Profile].Describes(host) {
+			if len(diff) == 0 && sameElsewhere == nil {
+				sameElsewhere = t
+			}
+			continue
+		}
+		if len(diff) == 0 {
+			p.Target = t.ID
+			p.Note = fmt.Sprintf("placed at %s: same decision for %s (%s is not the target's (%s); its provider profile %s describes %s)",
+				t.ID, host, recordedWhat(*t, r), targetWhat(*t), t.Profile, host)
+			return p, true
+		}
+		if described == nil {
+			described, diffOf = t, diff
+		}
+	}
+	switch {
+	case described != nil:
+		p.Unplaced = fmt.Sprintf("no target of api mode %s on %s decides the same; target %s, whose provider profile %s describes %s, decides differently: %s; --target %s places it anyway",
+			r.Mode, host, described.ID, described.Profile, host, diffOf[0], described.ID)
+	case sameElsewhere != nil:
+		p.Unplaced = fmt.Sprintf("no target of api mode %s on %s, and no target's provider profile describes %s (target %s decides the same for it, but its profile %s speaks for another provider)",
+			r.Mode, host, host, sameElsewhere.ID, sameElsewhere.Profile)
+	default:
+		p.Unplaced = fmt.Sprintf("no target of api mode %s on %s, and no target's provider profile describes %s", r.Mode, host, host)
+	}
+	return p, false
 }
 
 // placeResponseOnly places a fixture that recorded the answer only: no
@@ -123,9 +177,36 @@ func Place(e Exchange, mf *matrix.File, forced string) Placement {
 // they stand for self-hosting, which the fixture does not show. Nothing
 // else would say which provider answered, so with no such target the
 // exchange is checked against its api mode's dialect only, and no request
-// line is ever made up for it.
-func placeResponseOnly(p Placement, r Route, cands []matrix.Target, local engine.LocalRule) Placement {
+// line is ever made up for it. An answer carrying a provider's own marks
+// (vendor, [Exchange.Vendor]: Azure's content filters) was answered by
+// that provider, whatever its model: only that provider's targets take it,
+// the one of its model first, else the first in matrix order.
+func placeResponseOnly(p Placement, r Route, cands []matrix.Target, local engine.LocalRule, vendor string) Placement {
 	const only = "only capture is checked on it"
+	if vendor != "" {
+		var own []matrix.Target
+		for _, t := range cands {
+			if t.Route.Provider == vendor {
+				own = append(own, t)
+			}
+		}
+		if len(own) == 0 {
+			p.Dialect = r.Mode
+			p.Note = fmt.Sprintf("no target: capture checked against the %s dialect only (the fixture recorded no request; its answer carries %s's own marks, and no %s target is %s's)", r.Mode, vendor, r.Mode, vendor)
+			return p
+		}
+		t := own[0]
+		for _, o := range own {
+			if r.Model != "" && o.Route.Model == r.Model {
+				t = o
+				break
+			}
+		}
+		p.Target = t.ID
+		p.Note = fmt.Sprintf("the fixture recorded no request; its answer carries marks only %s writes (content filter verdicts), so %s answered it, whatever its model (%s) says; %s",
+			vendor, vendor, orNone(r.Model), only)
+		return p
+	}
 	for _, t := range cands {
 		if r.Model != "" && r.Model == t.Route.Model {
 			p.Target, p.Note = t.ID, "the fixture recorded no request; its model is the target's; "+only

@@ -7,6 +7,7 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
 )
 
 func loadMatrix(t *testing.T) *matrix.File {
@@ -22,6 +23,11 @@ func loadMatrix(t *testing.T) *matrix.File {
 // against the project's matrix.yaml.
 func TestPlace(t *testing.T) {
 	mf := loadMatrix(t)
+	list, err := providers.LoadDir(filepath.Join("..", "providers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles := providers.ByName(list)
 	post := func(url, body string) Exchange {
 		return Exchange{Method: "POST", URL: url, RequestBody: []byte(body), Status: 200}
 	}
@@ -55,8 +61,20 @@ func TestPlace(t *testing.T) {
 			"Kimi's Anthropic endpoint has its own target, apart from its chat one"},
 		{post("https://bedrock-runtime.us-east-1.amazonaws.com/model/moonshot.kimi-k2-thinking/converse", `{}`), "", "bedrock-converse-kimi", "",
 			"Kimi K2 Thinking on Converse goes to the unsigned-reasoner target"},
-		{post("https://bedrock-runtime.us-west-2.amazonaws.com/model/moonshot.kimi-k2-thinking/converse-stream", `{}`), "", "",
-			"no target of api mode bedrock-converse on bedrock-runtime.us-west-2.amazonaws.com", "placement keys on the host: another region has no target"},
+		{post("https://bedrock-runtime.us-west-2.amazonaws.com/model/moonshot.kimi-k2-thinking/converse-stream", `{}`), "", "bedrock-converse-kimi",
+			"placed at bedrock-converse-kimi: same decision for bedrock-runtime.us-west-2.amazonaws.com",
+			"another region: the target whose profile describes the region and whose decision is the same"},
+		{post("https://bedrock-runtime.us-west-2.amazonaws.com/model/us.anthropic.claude-opus-4-6-v1%3A0/converse", `{}`), "", "bedrock-converse-claude",
+			"placed at bedrock-converse-claude: same decision for bedrock-runtime.us-west-2.amazonaws.com (base URL https://bedrock-runtime.us-west-2.amazonaws.com is not the target's",
+			"the issue's us-west-2 Claude: the signed Converse policy, the same as us-east-1's"},
+		{post("https://contoso-eastus.openai.azure.com/openai/v1/responses", `{"model":"gpt-5-mini"}`), "", "azure-openai-responses",
+			"placed at azure-openai-responses: same decision for contoso-eastus.openai.azure.com",
+			"every Azure resource has its own host: the Azure target's profile describes it and decides the same"},
+		{post("https://api.x.ai/v1/chat/completions", `{"model":"grok-4"}`), "", "",
+			"no target of api mode chat on api.x.ai, and no target's provider profile describes api.x.ai (target ",
+			"a host no profile describes is not placed at another provider's target, even one that decides the same"},
+		{post("https://api.groq.com/openai/v1/chat/completions", `{"model":"deepseek-r1-distill-llama-70b"}`), "", "",
+			"nearest target groq", "a same-host target that decides differently is named, not another provider's"},
 		{post("https://api.anthropic.com/v1/messages", `{"model":"claude-sonnet-4-5"}`), "anthropic", "anthropic", "placed by --target",
 			"--target places it anyway"},
 		{post("https://api.anthropic.com/v1/messages", `{"model":"claude-sonnet-4-5"}`), "deepseek", "", "--target deepseek speaks api mode chat, the exchange anthropic",
@@ -90,12 +108,18 @@ func TestPlace(t *testing.T) {
 			"a Claude id as Anthropic's own API spells it goes to Anthropic direct, never to Bedrock"},
 		{Exchange{Status: 200, Mode: engine.ModeAnthropic, Model: "anthropic.claude-3-7-sonnet-20250219-v1:0"}, "", "bedrock-anthropic",
 			"spelt the same way (a bedrock id)", "a Bedrock-spelt Claude id goes to the Bedrock target"},
+		{Exchange{Status: 200, Mode: engine.ModeResponses, Model: "gpt-5-mini", Vendor: "azure"}, "", "azure-openai-responses",
+			"its answer carries marks only azure writes (content filter verdicts), so azure answered it, whatever its model (gpt-5-mini) says",
+			"an answer with Azure's content filters is Azure's, not OpenAI direct's by its model family"},
+		{Exchange{Status: 200, Mode: engine.ModeChat, Model: "gpt-5-mini", Vendor: "azure"}, "", "",
+			"its answer carries azure's own marks, and no chat target is azure's",
+			"no Azure chat target: its dialect only, never OpenAI direct"},
 		{Exchange{Status: 200, Mode: engine.ModeChat, Model: "acme-1"}, "", "",
 			"no target: capture checked against the chat dialect only (the fixture recorded no request, and no chat target serves a model of the acme family spelt like acme-1)",
 			"a model of a family no target serves"},
 	}
 	for _, tc := range tests {
-		p := Place(tc.e, mf, tc.forced)
+		p := Place(tc.e, mf, profiles, tc.forced)
 		got := p.Note + p.Unplaced
 		if tc.target == "" && tc.e.ResponseOnly() {
 			if p.Target != "" || !p.DialectOnly() || p.Dialect != tc.e.Mode || !strings.Contains(got, tc.note) {

@@ -279,7 +279,7 @@ func TestWalk(t *testing.T) {
 	}
 	want := []string{
 		"MANIFEST.md skip: the source manifest: read for the sources of the recordings beside it",
-		"aisdk/anthropic-thinking.chunks.txt", "aisdk/chat-reasoning.chunks.txt", "aisdk/converse-reasoning.chunks.txt",
+		"aisdk/anthropic-thinking.chunks.txt", "aisdk/azure-responses-two-streams.chunks.txt", "aisdk/chat-reasoning.chunks.txt", "aisdk/converse-reasoning.chunks.txt",
 		"aisdk/converse-reasoning.json", "aisdk/gemini-tool-call.chunks.txt",
 		"govcr/v3-full-fields.yaml", "govcr/v4-omitempty.yaml",
 		"openrouter/tool-turn",
@@ -292,6 +292,33 @@ func TestWalk(t *testing.T) {
 	entries, _ = Walk(filepath.Dir(extra))
 	if len(entries) != 1 || !strings.HasPrefix(entries[0].Skip, "not a recording") {
 		t.Errorf("a stray file is reported, not dropped: %+v", entries)
+	}
+}
+
+// TestReadSeveralStreams reads a chunks fixture holding two complete
+// Responses streams (each from response.created to response.completed,
+// sequence numbers counting from 0 again) as two exchanges, each framed
+// alone, each marked as Azure's by its content_filters. The fixture is
+// written for this test in the shape of vercel/ai's Azure Responses
+// fixtures (packages/azure/src/__fixtures__), with values of its own.
+func TestReadSeveralStreams(t *testing.T) {
+	rec, err := Read(filepath.Join("testdata", "aisdk", "azure-responses-two-streams.chunks.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Exchanges) != 2 {
+		t.Fatalf("%d exchanges, want 2", len(rec.Exchanges))
+	}
+	for i, want := range []string{`"encrypted_content":"ZW5jLWZpeHR1cmUtb25l"`, `"text":"High tide at 14:10."`} {
+		e := rec.Exchanges[i]
+		body := string(e.ResponseBody)
+		if e.Index != i || e.Mode != engine.ModeResponses || e.Model != "gpt-5-mini" || e.Vendor != "azure" || !e.Stream ||
+			strings.Count(body, "event: response.created\n") != 1 || strings.Count(body, "event: response.completed\n") != 1 || !strings.Contains(body, want) {
+			t.Errorf("stream %d: index %d mode %s model %s vendor %q stream %v; body:\n%s", i, e.Index, e.Mode, e.Model, e.Vendor, e.Stream, body)
+		}
+	}
+	if bytes.Contains(rec.Exchanges[1].ResponseBody, []byte("rs_fx_a1")) {
+		t.Error("the second stream holds the first one's reasoning item")
 	}
 }
 

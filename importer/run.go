@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/replaycheck/replaycheck/matrix"
+	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/suites/harness"
 )
 
@@ -29,6 +30,10 @@ type Options struct {
 	Source Source
 	// DryRun reads and places everything and writes nothing.
 	DryRun bool
+	// Profiles are the provider profiles by name, which say what hosts a
+	// target's provider speaks for ([Place]); nil means the profiles the
+	// binary carries ([providers.Embedded]).
+	Profiles map[string]*providers.Profile
 }
 
 // A Result is what became of one entry under an import root.
@@ -53,6 +58,13 @@ type Result struct {
 // sources go on. The error returned is for roots that cannot be walked
 // and for options that contradict each other.
 func Import(roots []string, opts Options) ([]Result, error) {
+	if opts.Profiles == nil {
+		list, err := providers.Embedded()
+		if err != nil {
+			return nil, err
+		}
+		opts.Profiles = providers.ByName(list)
+	}
 	var entries []Entry
 	rootOf := map[string]string{}
 	for _, r := range roots {
@@ -97,7 +109,7 @@ func importOne(res *Result, root string, opts Options, names map[string]string) 
 		return err
 	}
 	for _, x := range rec.Exchanges {
-		res.Placements = append(res.Placements, Place(x, opts.Matrix, opts.Target))
+		res.Placements = append(res.Placements, Place(x, opts.Matrix, opts.Profiles, opts.Target))
 	}
 	cs, err := Cassettes(rec, res.Placements, opts.Matrix, res.Source)
 	if err != nil {

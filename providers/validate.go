@@ -303,6 +303,20 @@ func (p *Profile) Failure(status int, body []byte) (GenerationFailure, bool) {
 	return GenerationFailure{}, false
 }
 
+// StreamFailure returns the generation failure whose code an error sent
+// inside a 2xx stream carries. The stream answered 200 before the model's
+// output failed, so the code alone names it, whatever status the profile
+// records for the same failure answered whole.
+func (p *Profile) StreamFailure(body []byte) (GenerationFailure, bool) {
+	code := gjsonCode(string(body))
+	for _, g := range p.GenerationFailures {
+		if code != "" && g.Code == code {
+			return g, true
+		}
+	}
+	return GenerationFailure{}, false
+}
+
 // isDay reports whether s is a calendar day written YYYY-MM-DD.
 func isDay(s string) bool {
 	t, err := time.Parse(time.DateOnly, s)

@@ -35,7 +35,8 @@
 // On a route of the issuer's family and model, the assistant message's
 // stored items are replayed in order, byte for byte but without their
 // output "status" (no recording shows a service taking it back, and the
-// recorded clients that were answered 200 sent none); a reasoning item goes
+// recorded clients that were answered 200 sent none) and without their
+// text parts' "logprobs" (the probabilities of an answer already given); a reasoning item goes
 // only with the item that followed it (a function_call is left out when
 // the history holds no result for it, and its reasoning with it), only
 // when it holds what the service reads back, and never when the session

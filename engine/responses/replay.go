@@ -178,8 +178,9 @@ func (p plan) assistantItems(m *engine.Message, answered, sent map[string]bool) 
 // output, not the input, and no recording shows a service taking it back —
 // the recorded clients (pydantic-ai against OpenAI and DeepSeek
 // /responses) replay items without it and are answered 200 — so the
-// engine sends what was recorded accepted. Only that key goes; the rest
-// of the item, its opaque fields included, stays byte for byte.
+// engine sends what was recorded accepted. A message's output text parts
+// lose their "logprobs" too ([withoutLogprobs]). Only those keys go; the
+// rest of the item, its opaque fields included, stays byte for byte.
 func (p plan) nativeItems(blocks []json.RawMessage, answered, sent map[string]bool) ([][]byte, error) {
 	keep := make([]bool, len(blocks))
 	types := make([]string, len(blocks))
@@ -214,12 +215,38 @@ func (p plan) nativeItems(blocks []json.RawMessage, answered, sent map[string]bo
 				return nil, fmt.Errorf("native item %d: %w", i, err)
 			}
 		}
+		if types[i] == "message" {
+			var err error
+			if b, err = withoutLogprobs(b); err != nil {
+				return nil, fmt.Errorf("native item %d: %w", i, err)
+			}
+		}
 		if types[i] == "function_call" {
 			sent[gjson.GetBytes(b, "call_id").Str] = true
 		}
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// withoutLogprobs removes "logprobs" from a message item's content parts.
+// The key holds the token probabilities of an answer already given (filled
+// only when the request asked for include message.output_text.logprobs,
+// else []): output the model never reads back, which the recorded clients
+// leave out of the output_text parts they replay (docs/decisions.md).
+func withoutLogprobs(item []byte) ([]byte, error) {
+	n := len(gjson.GetBytes(item, "content").Array())
+	for j := 0; j < n; j++ {
+		path := fmt.Sprintf("content.%d.logprobs", j)
+		if !gjson.GetBytes(item, path).Exists() {
+			continue
+		}
+		var err error
+		if item, err = sjson.DeleteBytes(item, path); err != nil {
+			return nil, err
+		}
+	}
+	return item, nil
 }
 
 // replayable reports whether a stored reasoning item carries what a

@@ -24,27 +24,7 @@ func normalize(body []byte, differences []string) ([]byte, error) {
 	}
 	messages, _ := root["messages"].([]any)
 	for _, m := range messages {
-		msg, ok := m.(map[string]any)
-		if !ok {
-			continue
-		}
-		calls, _ := msg["tool_calls"].([]any)
-		switch {
-		case msg["role"] == "tool" && slices.Contains(differences, providers.DifferenceToolResultName):
-			delete(msg, "name")
-		case msg["role"] == "assistant" && len(calls) > 0 && slices.Contains(differences, providers.DifferenceToolCallContent):
-			if c, present := msg["content"]; present && (c == nil || c == "") {
-				delete(msg, "content")
-			}
-		}
-		if !slices.Contains(differences, providers.DifferenceToolCallType) {
-			continue
-		}
-		for _, c := range calls {
-			if call, ok := c.(map[string]any); ok && call["type"] == "function" {
-				delete(call, "type")
-			}
-		}
+		providers.TakeOut(m, differences)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
