@@ -26,10 +26,10 @@ type Directive struct {
 	// block, no thought part, no signature — the tool-call answer that
 	// tells agents which pad a bare tool turn apart.
 	NoReasoning bool
-	// EveryCarrier answers a chat request with every standard carrier
-	// (reasoning_content, reasoning, reasoning_details) besides the
-	// profile's own, as a turn served by another provider would hold them.
-	EveryCarrier bool
+	// Carriers are chat carriers (reasoning_content, reasoning,
+	// reasoning_details) the answer carries besides the profile's own, as
+	// a turn served by another provider would hold them.
+	Carriers []string
 }
 
 type directiveKey struct{}
@@ -49,7 +49,7 @@ func directiveFrom(ctx context.Context) (Directive, bool) {
 // directed returns the simulator that generates answers under d: a copy
 // whose profile emits what d asks. Rules, signing key and log are shared.
 func (s *Simulator) directed(d Directive) *Simulator {
-	if !d.NoReasoning && !d.EveryCarrier {
+	if !d.NoReasoning && len(d.Carriers) == 0 {
 		return s
 	}
 	p := *s.p
@@ -57,9 +57,9 @@ func (s *Simulator) directed(d Directive) *Simulator {
 	case d.NoReasoning:
 		p.Emits.Fields = nil
 		p.Emits.Redacted = false
-	case d.EveryCarrier && p.APIMode == modeChat:
+	case p.APIMode == modeChat:
 		fields := slices.Clone(p.Emits.Fields)
-		for _, f := range []string{"reasoning_content", "reasoning", chatDetails} {
+		for _, f := range d.Carriers {
 			if !listed(fields, f) {
 				fields = append(fields, f)
 			}

@@ -39,7 +39,7 @@ func TestDirectiveShapesTheToolCallAnswer(t *testing.T) {
 			wantName: "read", wantArgs: `{"path":"a.txt"}`, carriers: []string{"reasoning_content"}},
 		{reason: "no reasoning: the bare tool-call answer", d: Directive{NoReasoning: true},
 			wantName: "first", wantArgs: "{}", absent: []string{"reasoning_content", "reasoning", "reasoning_details"}},
-		{reason: "every carrier, as another provider's turn holds them", d: Directive{EveryCarrier: true},
+		{reason: "every carrier, as another provider's turn holds them", d: Directive{Carriers: []string{"reasoning", "reasoning_details"}},
 			wantName: "first", wantArgs: "{}", carriers: []string{"reasoning_content", "reasoning", "reasoning_details"}},
 		{reason: "arguments that are not JSON are ignored", d: Directive{Arguments: `{"path":`},
 			wantName: "first", wantArgs: "{}"},
