@@ -285,4 +285,3 @@ func TestSeedBeforesOverProtocol(t *testing.T) {
 		})
 	}
 }
-
