@@ -135,12 +135,12 @@ func checkSigned(j *judgement) verdict {
 	}
 	first := j.judged[0]
 	echoed := stringsIn(first.Body)
-	for _, v := range issued {
-		if !echoed[v] {
+	for _, o := range issued {
+		if v := o.value; !echoed[v] {
 			return verdict{
 				status: report.StatusFail,
-				detail: fmt.Sprintf("request %d (the tool result) accepted, but the opaque value the tool-call answer carried (%s, %d bytes) is not echoed byte for byte; %s",
-					first.Index, abbreviate(v), len(v), j.sent(first)),
+				detail: fmt.Sprintf("request %d (the tool result) accepted, but the %s the tool-call answer carried (%s, %d bytes) is not echoed byte for byte; %s",
+					first.Index, o.key, abbreviate(v), len(v), j.sent(first)),
 				expected: "every signature and encrypted value echoed byte for byte",
 				actual:   j.sent(first),
 			}
@@ -149,9 +149,13 @@ func checkSigned(j *judgement) verdict {
 	return verdict{}
 }
 
+// An opaque value is a signed or encrypted string an answer carried, by
+// the member that carried it.
+type opaque struct{ key, value string }
+
 // opaqueValues collects the opaque strings of an answer, whole or an SSE
 // stream of JSON events (signatures arrive whole, in one event).
-func opaqueValues(resp []byte) []string {
+func opaqueValues(resp []byte) []opaque {
 	var docs [][]byte
 	if gjson.ValidBytes(resp) {
 		docs = [][]byte{resp}
@@ -162,17 +166,18 @@ func opaqueValues(resp []byte) []string {
 			}
 		}
 	}
-	var out []string
+	var out []opaque
 	var walk func(v gjson.Result)
 	walk = func(v gjson.Result) {
 		v.ForEach(func(k, e gjson.Result) bool {
-			opaque := k.Type == gjson.String && slices.Contains(opaqueKeys, k.Str)
+			isOpaque := k.Type == gjson.String && slices.Contains(opaqueKeys, k.Str)
 			if k.Str == "data" {
 				t := v.Get("type").String()
-				opaque = t == "redacted_thinking" || t == "reasoning.encrypted"
+				isOpaque = t == "redacted_thinking" || t == "reasoning.encrypted"
 			}
-			if opaque && e.Type == gjson.String && len(e.Str) >= 16 && !slices.Contains(out, e.Str) {
-				out = append(out, e.Str)
+			o := opaque{k.Str, e.Str}
+			if isOpaque && e.Type == gjson.String && len(e.Str) >= 16 && !slices.Contains(out, o) {
+				out = append(out, o)
 			}
 			if e.IsObject() || e.IsArray() {
 				walk(e)
