@@ -168,7 +168,7 @@ func (o Options) play(ctx context.Context, t matrix.Target, p *providers.Profile
 	}
 	base := Base{URL: "http://" + addr.String() + pathOf(t.Route.BaseURL), Provider: t.Route.Provider,
 		Model: t.Route.Model, Target: t.ID, APIMode: string(t.Route.APIMode)}
-	argv := Substitute(o.Command, base)
+	argv := Substitute(Absolute(o.Command), base)
 	env := Environment(os.Environ(), home, base, o.Env)
 	r := execute(ctx, argv, work, env, o.Timeout)
 	stop()
@@ -184,6 +184,26 @@ func Substitute(argv []string, b Base) []string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
 		out[i] = r.Replace(a)
+	}
+	return out
+}
+
+// Absolute makes each argument that is a relative path to an existing
+// file or directory absolute: the agent runs in a fresh working
+// directory, and `node examples/agents/node/agent.mjs` must still find
+// its script. A bare program name (no path separator) is left to PATH.
+func Absolute(argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = a
+		if a == "" || filepath.IsAbs(a) || strings.HasPrefix(a, "-") || (i == 0 && !strings.ContainsRune(a, filepath.Separator)) {
+			continue
+		}
+		if _, err := os.Stat(a); err == nil {
+			if abs, err := filepath.Abs(a); err == nil {
+				out[i] = abs
+			}
+		}
 	}
 	return out
 }

@@ -193,15 +193,20 @@ func (j *judgement) ended() string {
 	return "exited 0"
 }
 
-// output quotes the last line the agent printed, for a cell it broke.
+// output quotes the last lines the agent printed, for a cell it broke.
 func (j *judgement) output() string {
-	lines := strings.Split(strings.TrimSpace(j.run.Output), "\n")
-	last := strings.TrimSpace(lines[len(lines)-1])
-	if last == "" {
+	var lines []string
+	for _, l := range strings.Split(j.run.Output, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
 		return ""
 	}
-	if len(last) > 240 {
-		last = last[:240] + "…"
+	last := strings.Join(lines[max(0, len(lines)-3):], " | ")
+	if len(last) > 300 {
+		last = "…" + last[len(last)-300:]
 	}
 	return fmt.Sprintf(" (its output ends: %q)", last)
 }

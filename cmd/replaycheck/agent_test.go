@@ -71,7 +71,6 @@ func agentRow(t *testing.T, targets string, command ...string) (map[string]repor
 // passes.
 type rowCase struct {
 	mode   string
-	args   []string
 	fail   map[string]string // "target/scenario" -> words its detail must hold
 	reason string
 }
@@ -118,6 +117,14 @@ func TestAgentGoExampleRows(t *testing.T) {
 	for _, rc := range exampleRows {
 		t.Run(rc.mode, func(t *testing.T) {
 			cells, r := agentRow(t, agentTargets, bin, "--base-url", "{base_url}", "--model", "{model}", "--provider", "{provider}", "--mode", rc.mode)
+			checkRow(t, rc, cells, r)
+		})
+	}
+	// Streamed, the signatures arrive in their own deltas: the agent must
+	// still send each back whole.
+	for _, rc := range []rowCase{exampleRows[0], exampleRows[4]} {
+		t.Run(rc.mode+"-stream", func(t *testing.T) {
+			cells, r := agentRow(t, agentTargets, bin, "--base-url", "{base_url}", "--model", "{model}", "--provider", "{provider}", "--mode", rc.mode, "--stream")
 			checkRow(t, rc, cells, r)
 		})
 	}
