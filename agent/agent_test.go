@@ -61,6 +61,12 @@ func fakeAgent(behaviour string) int {
 	case "garbage":
 		post(`{"model":`)
 		return 0
+	case "other-host":
+		// Telemetry to a host of its own, through the proxy the run sets.
+		if resp, err := http.Get("https://telemetry.agent.example/v1/events"); err == nil {
+			resp.Body.Close()
+		}
+		return fakeAgent("title-then-echo")
 	case "no-tools":
 		post(fmt.Sprintf(`{"model":%q,"messages":[{"role":"user","content":"hi"}]}`, model))
 		return 0
@@ -147,6 +153,7 @@ func TestCheckJudgesWhatTheSimulatorReceived(t *testing.T) {
 		{"garbage-result", "carriers", report.StatusError, []string{"step tool result", "request 1 (the tool result) is no chat model call"}, "the judged request must be readable"},
 		{"title-then-echo", "carriers", report.StatusPass, []string{"request 2 (the tool result) accepted", "carried reasoning_content"}, "the judged turn is found by content past a title request"},
 		{"title-then-echo", "missing-echo", report.StatusFail, []string{"must be passed back to the API", "reasoning-content-missing", `carried reasoning_content ""`}, "a bare tool turn echoed as \"\" gets DeepSeek V4's 400, in its words"},
+		{"other-host", "carriers", report.StatusError, []string{"step other host", "telemetry.agent.example:443", "only the simulator's loopback address is served", "would have been pass"}, "a call to any other host is refused, named, and never a pass"},
 		{"title-then-bare", "carriers", report.StatusFail, []string{"must be passed back to the API", "carried no reasoning"}, "an agent that drops reasoning_content fails in DeepSeek's words, though it exits 0"},
 	}
 	for _, c := range cases {
@@ -193,5 +200,34 @@ func TestCheckJudgesWhatTheSimulatorReceived(t *testing.T) {
 				t.Errorf("the cassette holds the fake key")
 			}
 		})
+	}
+}
+
+func TestInterceptServesTheTargetHostOnly(t *testing.T) {
+	o := deepseekOptions(t, "other-host", "carriers")
+	o.Intercept = true
+	o.Command = append(o.Command, "{base_url}")
+	m, err := Check(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell, _ := m.Cell("deepseek", "carriers")
+	for _, want := range []string{"step other host", "telemetry.agent.example:443", "only api.deepseek.com is served", "would have been pass"} {
+		if !strings.Contains(cell.Detail, want) {
+			t.Errorf("detail lacks %q: %s", want, cell.Detail)
+		}
+	}
+	// The fake agent reached the simulator at https://api.deepseek.com/v1
+	// through the proxy, trusting the run's CA: its exchanges are kept.
+	if cell.Status != report.StatusError || !strings.Contains(cell.Detail, "request 2 (the tool result) accepted") {
+		t.Errorf("status %s: %s", cell.Status, cell.Detail)
+	}
+}
+
+func TestInterceptRefusesALocalTarget(t *testing.T) {
+	o := deepseekOptions(t, "silent", "carriers")
+	o.Targets, o.Intercept = []string{"llama-cpp"}, true
+	if _, err := Check(context.Background(), o); err == nil || !strings.Contains(err.Error(), "is local") {
+		t.Errorf("Check(--intercept llama-cpp) = %v, want the local-host error", err)
 	}
 }

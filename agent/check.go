@@ -54,6 +54,12 @@ type Options struct {
 	Out string
 	// Env are NAME=VALUE pairs added to each run's environment.
 	Env []string
+	// Intercept points the agent at the target's own base URL and serves
+	// its hostname through an HTTPS proxy on loopback (HTTPS_PROXY), with
+	// a certificate from a CA generated for the run (SSL_CERT_FILE,
+	// REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS): for agents that decide
+	// their routes by hostname.
+	Intercept bool
 	// Progress, when set, is called after each cell with its duration.
 	Progress func(c report.Cell, took time.Duration)
 }
@@ -91,6 +97,9 @@ func Check(ctx context.Context, o Options) (*report.Matrix, error) {
 		if !ok {
 			return nil, fmt.Errorf("agent: --target %q: no such target", id)
 		}
+		if o.Intercept && !Interceptable(t.Route.BaseURL) {
+			return nil, fmt.Errorf("agent: --target %q: --intercept serves a public hostname, and %s is local: point the agent at {base_url} instead", id, t.Route.BaseURL)
+		}
 		m.Targets = append(m.Targets, id)
 		for _, sc := range scenarios {
 			start := time.Now()
@@ -122,6 +131,9 @@ func (o Options) cell(ctx context.Context, t matrix.Target, sc string) report.Ce
 		return c
 	}
 	v := judge(j)
+	if len(j.others) > 0 {
+		v = j.otherHosts(v)
+	}
 	c.Status, c.Detail, c.Expected, c.Actual, c.ProviderError = v.status, v.detail, v.expected, v.actual, v.providerError
 	if v.status != report.StatusError {
 		c.Provenance = report.ProvenanceAgent
@@ -161,20 +173,38 @@ func (o Options) play(ctx context.Context, t matrix.Target, p *providers.Profile
 	}
 	pl := &player{sim: s, mode: string(t.Route.APIMode), directive: planFor(sc, t, p).directive, tool: o.Tool, args: o.Args, path: file}
 	sctx, stop := context.WithCancel(ctx)
+	defer stop()
 	addr, errc, err := sim.Listen(sctx, "127.0.0.1:0", pl)
 	if err != nil {
-		stop()
 		return nil, fmt.Errorf("%s: %w", t.ID, err)
 	}
 	base := Base{URL: "http://" + addr.String() + pathOf(t.Route.BaseURL), Provider: t.Route.Provider,
 		Model: t.Route.Model, Target: t.ID, APIMode: string(t.Route.APIMode)}
+	served := ""
+	if o.Intercept {
+		base.URL = strings.TrimSuffix(t.Route.BaseURL, "/")
+		served = hostOf(t.Route.BaseURL)
+	}
+	ic, err := startInterceptor(sctx, served, pl)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.ID, err)
+	}
+	proxyEnv := proxyEnvironment(ic.URL)
+	if o.Intercept {
+		ca := filepath.Join(tmp, "intercept-ca.pem")
+		if err := os.WriteFile(ca, ic.CAPEM, 0o600); err != nil {
+			return nil, err
+		}
+		proxyEnv = append(proxyEnv, caEnvironment(ca)...)
+	}
 	argv := Substitute(Absolute(o.Command), base)
-	env := Environment(os.Environ(), home, base, o.Env)
+	env := Environment(os.Environ(), home, base, append(proxyEnv, o.Env...))
 	r := execute(ctx, argv, work, env, o.Timeout)
 	stop()
 	for range errc {
 	}
-	return &judgement{target: t, profile: p, scenario: sc, plan: planFor(sc, t, p), run: r, timeout: o.Timeout, log: pl.exchanges()}, nil
+	return &judgement{target: t, profile: p, scenario: sc, plan: planFor(sc, t, p), run: r, timeout: o.Timeout,
+		log: pl.exchanges(), others: ic.others(), served: served}, nil
 }
 
 // Substitute replaces {base_url}, {model}, {provider}, {target} and

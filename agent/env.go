@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,4 +136,47 @@ func originOf(u string) string {
 		return u[:i+3+j]
 	}
 	return u
+}
+
+// proxyEnvironment points every client that reads the proxy variables at
+// the run's proxy, loopback excepted (NO_PROXY), and asks Node (22.21+,
+// 24+) to honour them in its built-in fetch (NODE_USE_ENV_PROXY).
+func proxyEnvironment(proxy string) []string {
+	var env []string
+	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"} {
+		env = append(env, k+"="+proxy)
+	}
+	return append(env, "NO_PROXY=127.0.0.1,localhost,::1", "no_proxy=127.0.0.1,localhost,::1", "NODE_USE_ENV_PROXY=1")
+}
+
+// caEnvironment makes the run's CA the one Go, OpenSSL (Python, curl),
+// requests and Node trust.
+func caEnvironment(ca string) []string {
+	return []string{"SSL_CERT_FILE=" + ca, "REQUESTS_CA_BUNDLE=" + ca, "CURL_CA_BUNDLE=" + ca, "NODE_EXTRA_CA_CERTS=" + ca}
+}
+
+// hostOf is a URL's hostname, lower-case.
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+// Interceptable reports whether a base URL names a public hostname that
+// --intercept can serve: not an IP address, localhost, a dotless name or
+// a .local, .localhost or .internal one, which clients reach without a
+// proxy.
+func Interceptable(base string) bool {
+	h := hostOf(base)
+	if h == "" || net.ParseIP(h) != nil || !strings.Contains(h, ".") {
+		return false
+	}
+	for _, suffix := range []string{".local", ".localhost", ".internal"} {
+		if strings.HasSuffix(h, suffix) {
+			return false
+		}
+	}
+	return true
 }

@@ -22,6 +22,10 @@ type judgement struct {
 	run      run
 	timeout  time.Duration
 	log      []Exchange
+	// others are the hosts the agent called that the run refused; served
+	// is the hostname --intercept served ("" without it).
+	others []string
+	served string
 	// call is the answer that called a tool; judged are the requests
 	// after it that carry its id, in order.
 	call   *Exchange
@@ -247,4 +251,16 @@ func words(body []byte) string {
 func firstSource(s string) string {
 	first, _, _ := strings.Cut(s, ";")
 	return strings.TrimSpace(first)
+}
+
+// otherHosts is the error of a run in which the agent called a host the
+// run does not serve: never a pass, whatever the judged request got.
+func (j *judgement) otherHosts(v verdict) verdict {
+	served := "only the simulator's loopback address is served"
+	if j.served != "" {
+		served = "only " + j.served + " is served"
+	}
+	e := errorf("other host", "the agent called %s, which the run refused (%s; nothing leaves loopback)", strings.Join(j.others, ", "), served)
+	e.detail += fmt.Sprintf("; the judged request would have been %s: %s", v.status, v.detail)
+	return e
 }

@@ -16,7 +16,7 @@ import (
 func runAgent(ctx context.Context, std *streams, args []string) error {
 	f := newFlags("agent",
 		"agent --target ID [--target ID]... [--scenario S]... [--format text|md|json|junit|html] [--timeout D]\n"+
-			"       [--tool NAME [--args JSON]] [--out DIR] [--env NAME=VALUE]... -- CMD [ARGS...]",
+			"       [--intercept] [--tool NAME [--args JSON]] [--out DIR] [--env NAME=VALUE]... -- CMD [ARGS...]",
 		"Agent checks an unmodified agent by playing its provider. For each target\n"+
 			"and scenario it starts the target profile's simulator on 127.0.0.1, runs\n"+
 			"CMD once in a fresh working directory with a fresh HOME and XDG_*\n"+
@@ -41,6 +41,16 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 			"A refusal fails the cell in the provider's words. An agent that sends\n"+
 			"nothing, exits or hangs (--timeout) before the judged request, or sends\n"+
 			"a body the simulator cannot read gets an error cell naming the step.\n"+
+			"An agent that calls any other host is refused (HTTPS_PROXY points at a\n"+
+			"proxy on loopback; loopback itself is NO_PROXY) and gets an error cell\n"+
+			"naming the host.\n\n"+
+			"--intercept is for agents that decide their routes by hostname: {base_url}\n"+
+			"is the target's own URL (https://api.deepseek.com/v1), and the proxy\n"+
+			"answers CONNECT for that hostname with a certificate from a CA generated\n"+
+			"for the run (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE and\n"+
+			"NODE_EXTRA_CA_CERTS name it). Go, Python and curl honour HTTPS_PROXY;\n"+
+			"Node's built-in fetch does when NODE_USE_ENV_PROXY=1 (set) is supported\n"+
+			"(Node 24; 22.21), else through a preload (examples/agents/node/README).\n\n"+
 			"--out keeps each cell's exchanges in DIR/<target>/<scenario>.yaml\n"+
 			"(provenance agent). Exit codes are run's: 1 when a cell fails, 3 when one\n"+
 			"could not be judged, 4 when no cell was judged.")
@@ -55,6 +65,7 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 	name := f.String("name", "", "the agent's `NAME` in the report (default: the command's)")
 	version := f.String("agent-version", "unknown", "the agent's version `V`, as the report shows it")
 	f.Var(&env, "env", "add `NAME=VALUE` to each run's environment (repeatable)")
+	intercept := f.Bool("intercept", false, "give the agent the target's own base URL and serve its hostname through an HTTPS proxy on loopback")
 	var profileSet profileSetFlag
 	profileSet.register(f)
 	pos, err := f.parse(args)
@@ -95,6 +106,9 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 		if _, _, alias := mf.Alias(id); alias {
 			return f.usagef("--target %q: an alias has no simulator of its own; check its target", id)
 		}
+		if t, _ := mf.Target(id); *intercept && !agent.Interceptable(t.Route.BaseURL) {
+			return f.usagef("--target %q: --intercept serves a public hostname, and %s is local: point the agent at {base_url} instead", id, t.Route.BaseURL)
+		}
 	}
 	profiles, err := profileSet.load()
 	if err != nil {
@@ -103,7 +117,7 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 	p := newProgress(std.err, len(targets)*selected(len(scenario.All()), len(scenarios)))
 	m, err := agent.Check(ctx, agent.Options{
 		Matrix: mf, Profiles: profiles, Targets: targets, Scenarios: scenarios, Command: pos, Name: *name, Version: *version,
-		Timeout: *timeout, Tool: *tool, Args: *toolArgs, Out: *out, Env: env,
+		Timeout: *timeout, Tool: *tool, Args: *toolArgs, Out: *out, Env: env, Intercept: *intercept,
 		Progress: func(c report.Cell, took time.Duration) {
 			p.tick(c.ID(), fmt.Sprintf("%s (%.1fs)", c.Text(), took.Seconds()))
 		},

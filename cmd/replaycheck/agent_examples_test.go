@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -57,4 +58,17 @@ func TestAgentExampleFallback(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestAgentExampleIntercept(t *testing.T) {
+	python := requireExample(t, "python")
+	checkIntercept(t, nil, append(python, "--base-url", "{base_url}", "--model", "{model}")...)
+	// Node 20's built-in fetch ignores HTTPS_PROXY; the preload installs
+	// undici's EnvHttpProxyAgent (pinned) as its dispatcher.
+	node := requireExample(t, "node")
+	preload, err := filepath.Abs("../../examples/agents/node/proxy-preload.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkIntercept(t, []string{"--env", "NODE_OPTIONS=--import=" + preload}, append(node, "--base-url", "{base_url}", "--model", "{model}")...)
 }

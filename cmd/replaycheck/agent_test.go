@@ -53,7 +53,14 @@ var agentScenarios = "carriers,missing-echo,strict-schema,fallback,signed-roundt
 // cells by "target/scenario", with the exit code.
 func agentRow(t *testing.T, targets string, command ...string) (map[string]report.Cell, result) {
 	t.Helper()
-	args := append([]string{"agent", "--matrix", testMatrix, "--target", targets, "--scenario", agentScenarios, "--format", "json", "--timeout", "30s", "--"}, command...)
+	return agentRowWith(t, targets, nil, command...)
+}
+
+// agentRowWith is agentRow with more flags before the command.
+func agentRowWith(t *testing.T, targets string, flags []string, command ...string) (map[string]report.Cell, result) {
+	t.Helper()
+	args := append([]string{"agent", "--matrix", testMatrix, "--target", targets, "--scenario", agentScenarios, "--format", "json", "--timeout", "30s"}, flags...)
+	args = append(append(args, "--"), command...)
 	r := runMain(t, "", args...)
 	var m report.Matrix
 	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil {
@@ -208,4 +215,41 @@ func TestAgentUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, r.code, r.stderr, c.want)
 		}
 	}
+}
+
+// hostRouted are targets an agent told no provider can recognise only by
+// their hostname: neither their provider id nor their model names them.
+const hostRouted = "mistral,gemini-openai"
+
+// checkIntercept holds an agent that decides routes by hostname to its
+// rows: at the simulator's loopback URL it cannot know these routes are
+// strict and fails strict-schema in their words; with --intercept it is
+// given their own URLs, reaches them through the run's proxy and CA, and
+// passes.
+func checkIntercept(t *testing.T, flags []string, command ...string) {
+	t.Helper()
+	plain, _ := agentRowWith(t, hostRouted, flags, command...)
+	for _, id := range []string{"mistral/strict-schema", "gemini-openai/strict-schema"} {
+		if c := plain[id]; c.Status != report.StatusFail {
+			t.Errorf("at a loopback URL %s is %s, want fail (the agent cannot tell the route): %s", id, c.Status, c.Detail)
+		}
+	}
+	routed, r := agentRowWith(t, hostRouted, append([]string{"--intercept"}, flags...), command...)
+	judged := 0
+	for id, c := range routed {
+		if c.Status == report.StatusNA {
+			continue
+		}
+		judged++
+		if c.Status != report.StatusPass {
+			t.Errorf("--intercept: %s is %s, want pass: %s", id, c.Status, c.Detail)
+		}
+	}
+	if judged < 5 || r.code != 0 {
+		t.Errorf("--intercept: %d cells judged, exit %d; stderr:\n%s", judged, r.code, r.stderr)
+	}
+}
+
+func TestAgentGoExampleIntercept(t *testing.T) {
+	checkIntercept(t, nil, goAgent(t), "--base-url", "{base_url}", "--model", "{model}")
 }
