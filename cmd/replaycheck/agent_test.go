@@ -253,3 +253,20 @@ func checkIntercept(t *testing.T, flags []string, command ...string) {
 func TestAgentGoExampleIntercept(t *testing.T) {
 	checkIntercept(t, nil, goAgent(t), "--base-url", "{base_url}", "--model", "{model}")
 }
+
+// TestAgentREADMERow holds the README's failing row to what the command
+// prints: the Go example agent in its no-pad mode.
+func TestAgentREADMERow(t *testing.T) {
+	r := runMain(t, "", "agent", "--matrix", testMatrix, "--target", "deepseek", "--target", "mistral", "--",
+		goAgent(t), "--base-url", "{base_url}", "--model", "{model}", "--provider", "{provider}", "--mode", "no-pad")
+	if r.code != exitFailures {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", r.code, r.stderr)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```text\n"+r.stdout+"```") {
+		t.Errorf("README.md's failing row is not what replaycheck agent prints now:\n%s", r.stdout)
+	}
+}
