@@ -3,11 +3,21 @@ GO       ?= go
 FUZZTIME ?= 10s
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: test bench fuzz lint cassettes reports matrix gate mutate record evidence install-check
+.PHONY: test bench fuzz lint cassettes reports matrix gate mutate record evidence install-check agents test-agents
 
 # The README's test command: every package's tests, race-free and offline.
 test:
 	$(GO) test ./...
+
+# Install the example agents' pinned packages: the Node agent's openai SDK,
+# from its committed lockfile (npm ci). The Go and Python agents need none.
+agents:
+	npm ci --prefix examples/agents/node --no-audit --no-fund --loglevel=error
+
+# The example agents judged by replaycheck agent, mode by mode (a process per
+# cell, so they run apart from make test; .ci/run runs them).
+test-agents: agents
+	$(GO) test -tags agents -count=1 -run 'TestAgent' ./cmd/replaycheck/
 
 # Benchmarks against the budgets in the README ("Development").
 bench:

@@ -37,7 +37,7 @@ func (s Status) Meaning() string {
 }
 
 // provenanceMarker returns the short provenance marker shown next to a status: "sim", "rec",
-// "prof", or "" when the cell has no provenance.
+// "prof", "agent", or "" when the cell has no provenance.
 func provenanceMarker(provenance string) string {
 	switch provenance {
 	case ProvenanceSimulated:
@@ -46,6 +46,8 @@ func provenanceMarker(provenance string) string {
 		return "rec"
 	case ProvenanceProfile:
 		return "prof"
+	case ProvenanceAgent:
+		return "agent"
 	}
 	return ""
 }

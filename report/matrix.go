@@ -48,7 +48,7 @@ type Cell struct {
 	Target        string `json:"target"`
 	Scenario      string `json:"scenario"`
 	Status        Status `json:"status"`                   // pass | fail | unverified | n/a | known-fail | advisory | error
-	Provenance    string `json:"provenance"`               // simulated | recorded | profile | "" when n/a
+	Provenance    string `json:"provenance"`               // simulated | recorded | profile | agent | "" when n/a
 	Detail        string `json:"detail"`                   // one paragraph: why this status
 	Expected      string `json:"expected,omitempty"`       // for non-pass cells
 	Actual        string `json:"actual,omitempty"`         // what the provider or the engine did
@@ -95,6 +95,10 @@ const (
 	// cassette holds: the provider's profile judged it, through its
 	// simulator (the detail names each rule and its source).
 	ProvenanceProfile = "profile"
+	// ProvenanceAgent marks a cell judged from the requests an unmodified
+	// agent sent to the provider's simulator (`replaycheck agent`): its
+	// cassette keeps those exchanges.
+	ProvenanceAgent = "agent"
 )
 
 // Statuses returns the seven statuses in the order reports list them.

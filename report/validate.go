@@ -13,7 +13,7 @@ import (
 //     "-", "." or "_") and appears once in its list.
 //  2. Every cell names a listed target and a listed scenario, has one of the seven statuses, and
 //     appears once.
-//  3. A cell's provenance is "simulated" or "recorded"; it is "" for n/a cells, and may be ""
+//  3. A cell's provenance is "simulated", "recorded", "profile" or "agent"; it is "" for n/a cells, and may be ""
 //     for unverified and error cells (no cassette, or none that could be read, to judge by). A
 //     recorded cell names the recorded cassettes behind it in Recorded — its own scenario
 //     cassette (cassettes/<target>/<scenario>.yaml) or imported cassettes of its target that the
@@ -147,7 +147,7 @@ func validID(id string) bool {
 // checkProvenance applies rule 3 of [Matrix.Validate] to one cell.
 func checkProvenance(c Cell) error {
 	switch {
-	case c.Provenance == ProvenanceSimulated || c.Provenance == ProvenanceRecorded || c.Provenance == ProvenanceProfile:
+	case c.Provenance == ProvenanceSimulated || c.Provenance == ProvenanceRecorded || c.Provenance == ProvenanceProfile || c.Provenance == ProvenanceAgent:
 		if c.Status == StatusNA {
 			return fmt.Errorf("%q on an n/a cell (want \"\": nothing was judged)", c.Provenance)
 		}
@@ -158,7 +158,7 @@ func checkProvenance(c Cell) error {
 		}
 		return fmt.Errorf("empty on a %s cell (want %q, %q or %q)", c.Status, ProvenanceSimulated, ProvenanceRecorded, ProvenanceProfile)
 	}
-	return fmt.Errorf("unknown provenance %q (want %q, %q or %q)", c.Provenance, ProvenanceSimulated, ProvenanceRecorded, ProvenanceProfile)
+	return fmt.Errorf("unknown provenance %q (want %q, %q, %q or %q)", c.Provenance, ProvenanceSimulated, ProvenanceRecorded, ProvenanceProfile, ProvenanceAgent)
 }
 
 // checkRecorded applies the Recorded part of rule 3 of [Matrix.Validate] to one cell.

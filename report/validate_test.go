@@ -63,7 +63,7 @@ func TestValidate(t *testing.T) {
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{cell("a", "x", StatusPass, "")}},
 			`cells[0].provenance: empty on a pass cell (want "simulated", "recorded" or "profile")`, "a judged cell says what judged it"},
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{cell("a", "x", StatusFail, "live")}},
-			`cells[0].provenance: unknown provenance "live" (want "simulated", "recorded" or "profile")`, "provenance is one of three words"},
+			`cells[0].provenance: unknown provenance "live" (want "simulated", "recorded", "profile" or "agent")`, "provenance is one of four words"},
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{cell("a", "x", StatusNA, ProvenanceSimulated)}},
 			`cells[0].provenance: "simulated" on an n/a cell (want "": nothing was judged)`, "n/a cells have no provenance"},
 		{Matrix{Targets: []string{"a"}, Scenarios: []string{"x"}, Cells: []Cell{cell("a", "x", StatusUnverified, "")}},

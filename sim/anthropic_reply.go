@@ -20,7 +20,7 @@ func anthropicReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 			content = append(content, b)
 		}
 		if t.toolName != "" {
-			content = append(content, obj{{"type", "tool_use"}, {"id", t.toolID}, {"name", t.toolName}, {"input", obj{}}})
+			content = append(content, obj{{"type", "tool_use"}, {"id", t.toolID}, {"name", t.toolName}, {"input", rawJSON(t.args)}})
 		} else {
 			content = append(content, obj{{"type", "text"}, {"text", t.answer}})
 		}
@@ -80,7 +80,7 @@ func anthropicReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 	if t.toolName != "" {
 		block(obj{{"type", "tool_use"}, {"id", t.toolID}, {"name", t.toolName}, {"input", obj{}}}, []obj{
 			{{"type", "input_json_delta"}, {"partial_json", ""}},
-			{{"type", "input_json_delta"}, {"partial_json", "{}"}},
+			{{"type", "input_json_delta"}, {"partial_json", t.args}},
 		})
 	} else {
 		var deltas []obj

@@ -50,7 +50,7 @@ func chatMessage(s *Simulator, t *turn) obj {
 		m = m.with(chatExtra, googleSignature(s.g.thought(t.reasoning)))
 	}
 	if t.toolName != "" {
-		m = m.with("tool_calls", arr{chatToolCall(s, t, "{}", true)})
+		m = m.with("tool_calls", arr{chatToolCall(s, t, t.args, true)})
 	}
 	return m
 }
@@ -169,7 +169,7 @@ func chatStream(s *Simulator, q *request, t *turn) [][]byte {
 		finish = "tool_calls"
 		out = append(out,
 			chunk(obj{{"tool_calls", arr{chatToolCall(s, t, "", true)}}}, nil),
-			chunk(obj{{"tool_calls", arr{chatToolCall(s, t, "{}", false)}}}, nil))
+			chunk(obj{{"tool_calls", arr{chatToolCall(s, t, t.args, false)}}}, nil))
 	} else {
 		for k, p := range pieces(t.answer, 3) {
 			d := obj{{"content", p}}

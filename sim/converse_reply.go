@@ -34,7 +34,7 @@ func converseReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 			content = append(content, obj{{"reasoningContent", obj{{"reasoningText", rt}}}})
 		}
 		if t.toolName != "" {
-			content = append(content, obj{{"toolUse", obj{{"toolUseId", t.toolID}, {"name", t.toolName}, {"input", obj{}}}}})
+			content = append(content, obj{{"toolUse", obj{{"toolUseId", t.toolID}, {"name", t.toolName}, {"input", rawJSON(t.args)}}}})
 		} else {
 			content = append(content, obj{{"text", t.answer}})
 		}
@@ -69,7 +69,7 @@ func converseReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 	}
 	if t.toolName != "" {
 		add("contentBlockStart", obj{{"contentBlockIndex", index}, {"start", obj{{"toolUse", obj{{"toolUseId", t.toolID}, {"name", t.toolName}}}}}})
-		delta(obj{{"toolUse", obj{{"input", "{}"}}}})
+		delta(obj{{"toolUse", obj{{"input", t.args}}}})
 		stopBlock()
 	} else {
 		for _, p := range pieces(t.answer, 3) {

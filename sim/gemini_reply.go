@@ -6,7 +6,7 @@ import "net/http"
 // SSE stream (`data: {...}` chunks separated by CRLF CRLF, as Google sends
 // them).
 func geminiReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
-	signed := s.emits("thoughtSignature") || s.scheme() != ""
+	signed := !t.bare && (s.emits("thoughtSignature") || s.scheme() != "")
 	sig := s.g.thought(t.reasoning)
 	withSig := func(p obj) obj {
 		if signed {
@@ -15,7 +15,7 @@ func geminiReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 		return p
 	}
 	thought := func(text string) obj { return obj{{"text", text}, {"thought", true}} }
-	call := obj{{"functionCall", obj{{"name", t.toolName}, {"args", obj{}}}}}
+	call := obj{{"functionCall", obj{{"name", t.toolName}, {"args", rawJSON(t.args)}}}}
 	usage := obj{
 		{"promptTokenCount", t.usage.input},
 		{"candidatesTokenCount", t.usage.output - t.usage.reasoning},
@@ -31,7 +31,10 @@ func geminiReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 		return obj{{"candidates", arr{cand}}, {"usageMetadata", usage}, {"modelVersion", t.model}, {"responseId", "sim-" + q.digest[:16]}}
 	}
 	if !q.stream {
-		parts := arr{thought(t.reasoning)}
+		var parts arr
+		if !t.bare {
+			parts = append(parts, thought(t.reasoning))
+		}
 		if t.toolName != "" {
 			parts = append(parts, withSig(call))
 		} else {
@@ -42,7 +45,9 @@ func geminiReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 	}
 	var out [][]byte
 	for _, p := range pieces(t.reasoning, 3) {
-		out = append(out, encode(chunk(arr{thought(p)}, false)))
+		if !t.bare {
+			out = append(out, encode(chunk(arr{thought(p)}, false)))
+		}
 	}
 	if t.toolName != "" {
 		out = append(out, encode(chunk(arr{withSig(call)}, false)), encode(chunk(arr{obj{{"text", ""}}}, true)))

@@ -21,7 +21,7 @@ func responsesReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 	}
 	var follower obj
 	if t.toolName != "" {
-		follower = obj{{"id", "fc_" + pair}, {"type", "function_call"}, {"status", "completed"}, {"arguments", "{}"}, {"call_id", t.toolID}, {"name", t.toolName}}
+		follower = obj{{"id", "fc_" + pair}, {"type", "function_call"}, {"status", "completed"}, {"arguments", t.args}, {"call_id", t.toolID}, {"name", t.toolName}}
 	} else {
 		follower = obj{{"id", "msg_" + pair}, {"type", "message"}, {"status", "completed"},
 			{"content", arr{obj{{"type", "output_text"}, {"annotations", arr{}}, {"logprobs", arr{}}, {"text", t.answer}}}}, {"role", "assistant"}}
@@ -86,8 +86,8 @@ func responsesReply(s *Simulator, w http.ResponseWriter, q *request, t *turn) {
 			start := obj{{"id", id}, {"type", "function_call"}, {"status", "in_progress"}, {"arguments", ""}, {"call_id", t.toolID}, {"name", t.toolName}}
 			event("response.output_item.added", append(at, member{"item", start}))
 			ref := obj{{"item_id", id}, {"output_index", i}}
-			event("response.function_call_arguments.delta", append(ref, member{"delta", "{}"}))
-			event("response.function_call_arguments.done", append(ref, member{"arguments", "{}"}))
+			event("response.function_call_arguments.delta", append(ref, member{"delta", t.args}))
+			event("response.function_call_arguments.done", append(ref, member{"arguments", t.args}))
 		default:
 			start := obj{{"id", id}, {"type", "message"}, {"status", "in_progress"}, {"content", arr{}}, {"role", "assistant"}}
 			event("response.output_item.added", append(at, member{"item", start}))

@@ -101,6 +101,10 @@ func (s *Simulator) Sign(text string) string {
 // simulator generates a 200 answer in the dialect's shape, whole or streamed.
 func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(SimulatorHeader, fmt.Sprintf("%s/v%d", s.p.Name, s.p.Version))
+	d, directed := directiveFrom(r.Context())
+	if directed {
+		s = s.directed(d)
+	}
 	if r.Method != http.MethodPost {
 		s.fail(w, r, &clientError{http.StatusNotFound, fmt.Sprintf("no route for %s %s: the simulator answers POST model calls", r.Method, r.URL.Path)})
 		return
@@ -120,6 +124,12 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t := s.compose(q, s.d.read(s, q))
+	if directed {
+		d.apply(t)
+	}
+	if t.toolName != "" {
+		w.Header().Set(ToolCallHeader, t.toolID)
+	}
 	s.d.reply(s, w, q, t)
 	what := "answer"
 	if t.toolName != "" {

@@ -26,6 +26,10 @@ type turn struct {
 	// toolName and toolID are set when the turn is a tool call.
 	toolName string
 	toolID   string
+	// args is the tool call's JSON arguments object, {} unless directed.
+	args string
+	// bare is true when the turn carries no reasoning at all (directed).
+	bare bool
 	// answer is the final text when the turn is not a tool call.
 	answer string
 	// redacted is true when the reasoning comes back sealed instead of
@@ -53,6 +57,7 @@ func (s *Simulator) compose(q *request, c conversation) *turn {
 			t.toolName = "tool"
 		}
 		t.toolID = "call_" + q.digest[:8]
+		t.args = "{}"
 	} else {
 		memos := s.visibleMemos(q, c)
 		if len(memos) == 0 {

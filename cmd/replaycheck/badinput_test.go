@@ -294,7 +294,7 @@ func TestBadInputCorpus(t *testing.T) {
 			},
 			code: exitHarness, stderr: notJudged, cell: "deepseek/carriers",
 			detail: func(w *workspace) []string {
-				return []string{w.path(cassette) + `: provenance kind "" (want simulated or recorded)`}
+				return []string{w.path(cassette) + `: provenance kind "" (want simulated, recorded or agent)`}
 			}},
 		{input: "cassette", reason: "binary garbage is named by line and byte offset",
 			args: func(t *testing.T, w *workspace) []string {

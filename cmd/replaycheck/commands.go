@@ -24,6 +24,7 @@ var commands = []command{
 	{"record", "record cassettes: every wire variant of a target's scenarios", runRecord},
 	{"import", "import other projects' recordings as evidence cassettes", runImport},
 	{"serve", "run a provider profile's simulator on loopback", runServe},
+	{"agent", "check an unmodified agent: play its provider, judge its requests", runAgent},
 	{"connector", "serve the reference engine over the engine protocol (stdin/stdout)", runConnector},
 	{"lint", "check cassettes: provenance, coverage, no credentials", runLint},
 	{"explain", "show the route decision for a route, and why", runExplain},

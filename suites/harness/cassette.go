@@ -20,11 +20,16 @@ import (
 const (
 	Simulated = "simulated"
 	Recorded  = "recorded"
+	// Agent is a cassette of the exchanges between an unmodified agent and
+	// a provider profile's simulator (`replaycheck agent`): the requests are
+	// the agent's, the answers the simulator's.
+	Agent = "agent"
 )
 
 // Provenance says where a cassette's provider answers come from: simulated
-// from a provider profile (name and version), or recorded from the live
-// provider (date and base URL host) — never both.
+// from a provider profile (name and version), recorded from the live
+// provider (date and base URL host) — never both — or, for kind agent, the
+// profile's simulator answering an unmodified agent's own requests.
 //
 // A recorded cassette is either a scenario cassette (`record` against the
 // live provider: target, scenario, date and host) or imported evidence
@@ -42,6 +47,9 @@ type Provenance struct {
 	Date           string  `yaml:"date,omitempty"`
 	Host           string  `yaml:"host,omitempty"`
 	Source         *Source `yaml:"source,omitempty"`
+	// AgentName names the agent an agent cassette's requests came from:
+	// its command's base name, never its arguments.
+	AgentName string `yaml:"agent,omitempty"`
 }
 
 // A Source says where an imported cassette was read from: the public
@@ -102,6 +110,13 @@ func (p Provenance) Validate() error {
 		if p.Date != "" || p.Host != "" {
 			return errors.New("simulated provenance must not carry a recording date or host")
 		}
+	case Agent:
+		if p.Profile == "" || p.ProfileVersion < 1 || p.AgentName == "" {
+			return errors.New("agent provenance needs profile, profile_version and agent")
+		}
+		if p.Date != "" || p.Host != "" {
+			return errors.New("agent provenance must not carry a recording date or host")
+		}
 	case Recorded:
 		if p.Profile != "" || p.ProfileVersion != 0 {
 			return errors.New("recorded provenance must not name a profile")
@@ -113,7 +128,10 @@ func (p Provenance) Validate() error {
 			return errors.New("recorded provenance needs date (YYYY-MM-DD) and host")
 		}
 	default:
-		return fmt.Errorf("provenance kind %q (want %s or %s)", p.Kind, Simulated, Recorded)
+		return fmt.Errorf("provenance kind %q (want %s, %s or %s)", p.Kind, Simulated, Recorded, Agent)
+	}
+	if p.AgentName != "" && p.Kind != Agent {
+		return errors.New("only agent provenance names an agent")
 	}
 	if p.Source != nil {
 		return errors.New("only recorded provenance may name a source")

@@ -31,6 +31,10 @@ func imported() harness.Provenance {
 	}}
 }
 
+func agent() harness.Provenance {
+	return harness.Provenance{Kind: harness.Agent, Target: "acme", Scenario: "missing-echo", Profile: "acme", ProfileVersion: 1, AgentName: "my-agent"}
+}
+
 func TestProvenanceValidate(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -60,9 +64,9 @@ func TestProvenanceValidate(t *testing.T) {
 		{"recorded-with-version", func(p *harness.Provenance) { p.ProfileVersion = 1 }, recorded,
 			"recorded provenance must not name a profile", "a profile version is simulator data"},
 		{"unknown-kind", func(p *harness.Provenance) { p.Kind = "synthetic" }, simulated,
-			`provenance kind "synthetic" (want simulated or recorded)`, "there are two kinds"},
+			`provenance kind "synthetic" (want simulated, recorded or agent)`, "there are three kinds"},
 		{"no-kind", func(p *harness.Provenance) { p.Kind = "" }, recorded,
-			`provenance kind "" (want simulated or recorded)`, "the kind is required"},
+			`provenance kind "" (want simulated, recorded or agent)`, "the kind is required"},
 		{"no-target", func(p *harness.Provenance) { p.Target = "" }, simulated,
 			"provenance needs target and scenario", "the cell is named"},
 		{"no-scenario", func(p *harness.Provenance) { p.Scenario = "" }, recorded,
@@ -94,6 +98,13 @@ func TestProvenanceValidate(t *testing.T) {
 			p.Host = ""
 		}, imported,
 			"only recorded provenance may name a source", "simulated is never called recorded"},
+		{"agent", func(*harness.Provenance) {}, agent, "", "the simulator's profile and the agent's name make an agent cassette"},
+		{"agent-unnamed", func(p *harness.Provenance) { p.AgentName = "" }, agent,
+			"agent provenance needs profile, profile_version and agent", "the requests are the agent's: it is named"},
+		{"agent-dated", func(p *harness.Provenance) { p.Date, p.Host = "2026-01-07", "api.acme.test" }, agent,
+			"agent provenance must not carry a recording date or host", "the answers are simulated, never recorded"},
+		{"simulated-naming-agent", func(p *harness.Provenance) { p.AgentName = "my-agent" }, simulated,
+			"only agent provenance names an agent", "a simulated cassette's requests are the engine's"},
 	}
 	for _, tc := range tests {
 		p := tc.base()
