@@ -174,6 +174,9 @@ type seedCase struct {
 	want    []string
 	rows    func(t matrix.Target, ref, peer engine.Decision, p *providers.Profile) bool
 	cause   string
+	// verdicts are what judged some failing cells: the provider's
+	// refusal, its answer, or a SPEC invariant it accepted.
+	verdicts map[string]string
 }
 
 // losesRead reports whether the peer's decision changes what the
@@ -212,7 +215,8 @@ func TestSeedBeforesOverProtocol(t *testing.T) {
 	}
 	profiles := providers.ByName(list)
 	cases := []seedCase{
-		{peer: "seed-handful", columns: []string{"carriers", "missing-echo", "compaction"}, rows: losesRead},
+		{peer: "seed-handful", columns: []string{"carriers", "missing-echo", "compaction"}, rows: losesRead,
+			verdicts: map[string]string{"kimi/missing-echo": report.VerdictRefused, "llama-cpp/carriers": report.VerdictAnswer}},
 		{peer: "seed-details-openrouter-only", columns: []string{"carriers", "signed-roundtrip", "compaction"}, rows: losesRead,
 			want: []string{"kilo/signed-roundtrip"}},
 		{peer: "seed-readable-dropped", columns: []string{"carriers", "compaction"}, rows: losesRead,
@@ -226,7 +230,7 @@ func TestSeedBeforesOverProtocol(t *testing.T) {
 		{peer: "seed-leaks-private-fields", columns: []string{"carriers"}, cause: "none of them on the wire",
 			want: []string{"deepseek/carriers", "mistral/carriers", "openrouter/carriers", "openai/carriers"}},
 		{peer: "seed-branch-loses-rc", columns: []string{"branch"}, cause: "the branch",
-			want: []string{"deepseek/branch", "kimi/branch", "anthropic/branch"}},
+			want: []string{"deepseek/branch", "kimi/branch", "anthropic/branch"}, verdicts: map[string]string{"anthropic/branch": report.VerdictInvariant}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.peer, func(t *testing.T) {
@@ -266,6 +270,11 @@ func TestSeedBeforesOverProtocol(t *testing.T) {
 			for _, id := range tc.want {
 				if !failing[id] {
 					t.Errorf("%s does not fail", id)
+				}
+			}
+			for _, cell := range got.Cells {
+				if want, ok := tc.verdicts[cell.ID()]; ok && cell.Verdict != want {
+					t.Errorf("%s fails with verdict %q (%s), want %q", cell.ID(), cell.Verdict, cell.VerdictText(), want)
 				}
 			}
 			if tc.rows != nil {

@@ -29,5 +29,5 @@ func Example() {
 	//
 	// deepseek/missing-echo: FAIL (simulated): a bare tool turn went out without the pad
 	//
-	// 1 target × 2 scenarios: 1 pass, 1 fail, 0 unverified, 0 n/a, 0 known-fail, 0 advisory, 0 error
+	// 1 target × 2 scenarios: 1 pass, 1 fail, 0 unverified, 0 n/a, 0 known-fail, 0 advisory, 0 error (of the fails: 1 on documented evidence, 0 on partial or unconfirmed profile rules, 0 SPEC invariants the provider accepted)
 }

@@ -182,7 +182,7 @@ func newHTMLCell(c Cell) htmlCell {
 		Marker:    gridMarker(c.Provenance),
 		Class:     statusClass(c.Status),
 		Linked:    c.hasDetail(true),
-		HasFields: c.Expected != "" || c.Actual != "" || c.ProviderError != "" || c.Cassette != "",
+		HasFields: c.VerdictText() != "" || c.Expected != "" || c.Actual != "" || c.ProviderError != "" || c.Cassette != "",
 	}
 }
 

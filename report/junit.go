@@ -166,6 +166,7 @@ func junitReport(c Cell) string {
 	for _, field := range [][2]string{
 		{"status", status},
 		{"detail", paragraph(c.Detail)},
+		{"verdict", c.VerdictText()},
 		{"expected", c.Expected},
 		{"actual", c.Actual},
 		{"provider error", c.ProviderError},

@@ -74,7 +74,19 @@ func (c Cell) hasDetail(withNA bool) bool {
 
 // Summary returns the one-line count of the matrix, listing all seven statuses:
 // "31 targets × 9 scenarios: 180 pass, 2 fail, 4 unverified, 80 n/a, 1 known-fail, 12 advisory".
-func (m *Matrix) Summary() string { return m.shape() + ": " + countsText(m.Counts()) }
+func (m *Matrix) Summary() string {
+	return m.shape() + ": " + countsText(m.Counts()) + m.failClassesText()
+}
+
+// failClassesText says what the failing cells rest on, when some fail.
+func (m *Matrix) failClassesText() string {
+	documented, guessed, invariant := m.FailClasses()
+	if documented+guessed+invariant == 0 {
+		return ""
+	}
+	invariants := plural(invariant, "SPEC invariant")
+	return fmt.Sprintf(" (of the fails: %d on documented evidence, %d on partial or unconfirmed profile rules, %s the provider accepted)", documented, guessed, invariants)
+}
 
 // countsText is every status's count, in status order: "5 pass, 0 fail, …".
 func countsText(counts map[Status]int) string {

@@ -126,7 +126,7 @@ func writeMarkdownDetail(b *bytes.Buffer, c Cell) {
 		blocks = append(blocks, escapeMarkdown(d))
 	}
 	for _, item := range [][2]string{
-		{"Expected", c.Expected}, {"Actual", c.Actual}, {"Provider error", c.ProviderError}, {"Cassette", c.Cassette},
+		{"Verdict", c.VerdictText()}, {"Expected", c.Expected}, {"Actual", c.Actual}, {"Provider error", c.ProviderError}, {"Cassette", c.Cassette},
 	} {
 		if block := markdownItem(item[0], item[1]); block != "" {
 			blocks = append(blocks, block)

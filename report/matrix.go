@@ -59,6 +59,72 @@ type Cell struct {
 	// cassettes whose exchanges are evidence for this target and scenario,
 	// joined by ", ". Empty for simulated cells.
 	Recorded string `json:"recorded,omitempty"`
+	// Verdict says what judged a failing (or known-failing) cell:
+	// VerdictRefused, VerdictAnswer or VerdictInvariant.
+	Verdict string `json:"verdict,omitempty"`
+	// Confidence is how sure a refusal is: ConfidenceRecorded for a live
+	// recording, else the confidence of the profile rule that refused
+	// (confirmed, partial or unconfirmed).
+	Confidence string `json:"confidence,omitempty"`
+}
+
+// The verdict classes of a failing cell.
+const (
+	// VerdictRefused: the provider refused what the implementation sent.
+	VerdictRefused = "refused"
+	// VerdictAnswer: the provider accepted, and its answer shows reasoning
+	// lost (an earlier conclusion it no longer states, one it reads but is
+	// not sent).
+	VerdictAnswer = "answer"
+	// VerdictInvariant: the provider accepted, and only a SPEC invariant
+	// broke (what the request or the stored session holds).
+	VerdictInvariant = "invariant"
+)
+
+// VerdictText says in words what judged a failing cell, "" when nothing
+// did (a passing cell, a declaration's own finding).
+func (c Cell) VerdictText() string {
+	switch c.Verdict {
+	case VerdictRefused:
+		switch {
+		case c.Confidence == ConfidenceRecorded:
+			return "the provider refused it (a live recording)"
+		case c.Confidence != "":
+			return "the provider refused it (a " + c.Confidence + " profile rule)"
+		}
+		return "the provider refused it"
+	case VerdictAnswer:
+		return "the provider accepted; its answer shows reasoning lost"
+	case VerdictInvariant:
+		return "the provider accepted; a SPEC invariant broke"
+	}
+	return ""
+}
+
+// ConfidenceRecorded is the confidence of a refusal a live recording holds.
+const ConfidenceRecorded = "recorded"
+
+// Guessed reports whether a refusal rests on a profile rule that is only
+// partial or unconfirmed: an extrapolated body or behaviour.
+func (c Cell) Guessed() bool { return c.Confidence == "partial" || c.Confidence == "unconfirmed" }
+
+// FailClasses counts the failing cells by what they rest on: refusals and
+// answers on documented evidence (a recording, or a confirmed rule),
+// refusals on partial or unconfirmed rules, and SPEC invariants the
+// provider accepted.
+func (m *Matrix) FailClasses() (documented, guessed, invariant int) {
+	for _, c := range m.Cells {
+		switch {
+		case c.Status != StatusFail:
+		case c.Verdict == VerdictInvariant:
+			invariant++
+		case c.Guessed():
+			guessed++
+		default:
+			documented++
+		}
+	}
+	return documented, guessed, invariant
 }
 
 // Status is the outcome of a cell; see the package documentation for what each value means.

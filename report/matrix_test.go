@@ -105,7 +105,7 @@ func TestCountsAndFailed(t *testing.T) {
 				StatusKnownFail: 1, StatusAdvisory: 1, StatusError: 1},
 			failed:  true,
 			errored: true,
-			summary: "4 targets × 4 scenarios: 5 pass, 2 fail, 1 unverified, 5 n/a, 1 known-fail, 1 advisory, 1 error",
+			summary: "4 targets × 4 scenarios: 5 pass, 2 fail, 1 unverified, 5 n/a, 1 known-fail, 1 advisory, 1 error (of the fails: 2 on documented evidence, 0 on partial or unconfirmed profile rules, 0 SPEC invariants the provider accepted)",
 			reason:  "the sample has every status; two cells fail",
 		},
 		{
@@ -175,6 +175,37 @@ func TestStatuses(t *testing.T) {
 		}
 		if s.Meaning() != "unknown status" {
 			t.Errorf("%q must have no meaning, got %q", s, s.Meaning())
+		}
+	}
+}
+
+// TestFailClasses: a failing cell counts by what it rests on, and says so.
+func TestFailClasses(t *testing.T) {
+	m := &Matrix{Cells: []Cell{
+		{Status: StatusFail, Verdict: VerdictRefused, Confidence: "confirmed"},
+		{Status: StatusFail, Verdict: VerdictRefused, Confidence: ConfidenceRecorded},
+		{Status: StatusFail, Verdict: VerdictRefused, Confidence: "partial"},
+		{Status: StatusFail, Verdict: VerdictRefused, Confidence: "unconfirmed"},
+		{Status: StatusFail, Verdict: VerdictAnswer},
+		{Status: StatusFail, Verdict: VerdictInvariant},
+		{Status: StatusKnownFail, Verdict: VerdictInvariant},
+		{Status: StatusPass},
+	}}
+	if d, g, i := m.FailClasses(); d != 3 || g != 2 || i != 1 {
+		t.Errorf("FailClasses() = %d documented, %d guessed, %d invariants; want 3, 2, 1", d, g, i)
+	}
+	for _, tc := range []struct {
+		c    Cell
+		want string
+	}{
+		{m.Cells[0], "the provider refused it (a confirmed profile rule)"},
+		{m.Cells[1], "the provider refused it (a live recording)"},
+		{m.Cells[4], "the provider accepted; its answer shows reasoning lost"},
+		{m.Cells[5], "the provider accepted; a SPEC invariant broke"},
+		{m.Cells[7], ""},
+	} {
+		if got := tc.c.VerdictText(); got != tc.want {
+			t.Errorf("%+v: VerdictText() = %q, want %q", tc.c, got, tc.want)
 		}
 	}
 }

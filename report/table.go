@@ -110,7 +110,7 @@ func WriteTable(w io.Writer, m *Matrix, color bool) error {
 func writeEvidence(b *bytes.Buffer, c Cell) {
 	// The provider's body (often indented JSON) goes on one line.
 	body := strings.Join(strings.Fields(c.ProviderError), " ")
-	for _, item := range [][2]string{{"expected", c.Expected}, {"actual", c.Actual}, {"provider error", body}} {
+	for _, item := range [][2]string{{"verdict", c.VerdictText()}, {"expected", c.Expected}, {"actual", c.Actual}, {"provider error", body}} {
 		if v := printable(strings.TrimSpace(item[1])); v != "" && (item[0] != "provider error" || !strings.Contains(c.Actual, v)) {
 			b.WriteString("    " + item[0] + ": " + strings.ReplaceAll(v, "\n", "\n      ") + "\n")
 		}

@@ -250,6 +250,7 @@ func (r *Runner) judge(t matrix.Target, sc Scenario, cell report.Cell, out outco
 	if cell.Status != report.StatusError && cell.Status != report.StatusUnverified {
 		annotate(&cell, out)
 	}
+	r.classify(t, &cell, out)
 	if cell.Status == report.StatusPass || cell.Status == report.StatusAdvisory {
 		cell.Cassette = ""
 	}
@@ -320,7 +321,7 @@ func (r *Runner) judgeAdvisory(t matrix.Target, sc Scenario, cell report.Cell) r
 		if _, none := decl.(noDeclarations); none {
 			where = "in the implementation's expectations file (--expect)"
 		}
-		cell.Status = report.StatusFail
+		cell.Status, cell.Verdict = report.StatusFail, report.VerdictAnswer
 		cell.Detail = UndeclaredAdvisory + cell.Detail + UndeclaredWhy + "; send it, or declare the cell " + where + " with the reason"
 	}
 	return cell
