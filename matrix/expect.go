@@ -1,16 +1,12 @@
 package matrix
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/replaycheck/replaycheck/internal/yamltext"
 )
@@ -65,26 +61,9 @@ func LoadExpectations(path string, f *File) (*Expectations, error) {
 // ParseExpectations validates an expectations document; name is used in
 // error positions.
 func ParseExpectations(name string, b []byte, f *File) (*Expectations, error) {
-	if err := yamltext.Check(name, b); err != nil {
-		return nil, err
-	}
-	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(b)).Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty document", name)
-		}
-		return nil, fmt.Errorf("%s: %w", name, yamltext.Position(err, b))
-	}
-	if len(doc.Content) == 0 {
-		return nil, fmt.Errorf("%s: empty document", name)
-	}
-	w := walker{file: name, root: doc.Content[0]}
-	top, err := w.mapping(w.root, "expectations", "version", "implementation", "known_failures", "advisories")
+	w, top, err := parseTop(name, b, "expectations", "version", "implementation", "known_failures", "advisories")
 	if err != nil {
 		return nil, err
-	}
-	if v, ok := top["version"]; !ok || v.Value != "1" || v.Tag != "!!int" {
-		return nil, w.errf(w.root, "version must be 1 (the format of this file)")
 	}
 	if n, ok := top["implementation"]; ok {
 		if _, err := w.str(n, "implementation"); err != nil {

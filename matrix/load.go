@@ -174,9 +174,12 @@ func Parse(name string, b []byte) (*File, error) {
 	return f, yamltext.Truncated(b, err)
 }
 
-func parse(name string, b []byte) (*File, error) {
+// parseTop decodes a document of version 1 whose top level is a mapping
+// of the keys allowed (what names it in errors), and returns its walker
+// and top-level sections.
+func parseTop(name string, b []byte, what string, allowed ...string) (walker, map[string]*yaml.Node, error) {
 	if err := yamltext.Check(name, b); err != nil {
-		return nil, err
+		return walker{}, nil, err
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(b))
@@ -184,20 +187,28 @@ func parse(name string, b []byte) (*File, error) {
 		if errors.Is(err, io.EOF) {
 			// The decoder reports a file with no document (empty, or
 			// only comments) as end of input.
-			return nil, fmt.Errorf("%s: empty document", name)
+			return walker{}, nil, fmt.Errorf("%s: empty document", name)
 		}
-		return nil, fmt.Errorf("%s: %w", name, yamltext.Position(err, b))
+		return walker{}, nil, fmt.Errorf("%s: %w", name, yamltext.Position(err, b))
 	}
 	if len(doc.Content) == 0 {
-		return nil, fmt.Errorf("%s: empty document", name)
+		return walker{}, nil, fmt.Errorf("%s: empty document", name)
 	}
 	w := walker{file: name, root: doc.Content[0]}
-	top, err := w.mapping(w.root, "matrix", topKeys...)
+	top, err := w.mapping(w.root, what, allowed...)
 	if err != nil {
-		return nil, err
+		return w, nil, err
 	}
 	if v, ok := top["version"]; !ok || v.Value != "1" || v.Tag != "!!int" {
-		return nil, w.errf(w.root, "version must be 1 (the format of this file)")
+		return w, nil, w.errf(w.root, "version must be 1 (the format of this file)")
+	}
+	return w, top, nil
+}
+
+func parse(name string, b []byte) (*File, error) {
+	w, top, err := parseTop(name, b, "matrix", topKeys...)
+	if err != nil {
+		return nil, err
 	}
 	f := &File{Path: name}
 	for _, step := range []func(walker, map[string]*yaml.Node, *File) error{

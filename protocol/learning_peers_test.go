@@ -9,8 +9,6 @@ import (
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/engine/chat"
-	"github.com/replaycheck/replaycheck/matrix"
-	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario"
 )
@@ -78,15 +76,7 @@ func (l learnsMustEchoRC) Learn(ctx context.Context, s *engine.Session, d engine
 // misbehaviour changes what reaches the provider), and no cell unverified
 // or in error.
 func TestLearningPeersOverProtocol(t *testing.T) {
-	mf, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := providers.LoadDir("../providers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := &scenario.Runner{Matrix: mf, Profiles: providers.ByName(list), CassetteDir: "../cassettes"}
+	runner := committedRunner(t)
 	want, err := runner.RunMatrix(context.Background(), nil, []string{"fallback"}, nil)
 	if err != nil {
 		t.Fatal(err)

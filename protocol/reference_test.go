@@ -52,15 +52,9 @@ func TestCrashMidRun(t *testing.T) {
 // protocol, and returns both matrices.
 func inProcessAndOver(t *testing.T, peer string, ids ...string) (want, got *report.Matrix) {
 	t.Helper()
-	mf, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := providers.LoadDir("../providers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := &scenario.Runner{Matrix: mf, Profiles: providers.ByName(list), CassetteDir: "../cassettes"}
+	runner := committedRunner(t)
+	mf := runner.Matrix
+	var err error
 	if want, err = runner.RunMatrix(context.Background(), ids, nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -74,4 +68,19 @@ func inProcessAndOver(t *testing.T, peer string, ids ...string) (want, got *repo
 		t.Fatal(err)
 	}
 	return want, got
+}
+
+// committedRunner runs the committed matrix, profiles and cassettes
+// through the reference engine in process; set its Engine to run a peer.
+func committedRunner(t *testing.T) *scenario.Runner {
+	t.Helper()
+	mf, err := matrix.Load("../matrix.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := providers.LoadDir("../providers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &scenario.Runner{Matrix: mf, Profiles: providers.ByName(list), CassetteDir: "../cassettes"}
 }

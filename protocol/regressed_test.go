@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/replaycheck/replaycheck/engine"
-	"github.com/replaycheck/replaycheck/matrix"
-	"github.com/replaycheck/replaycheck/providers"
 	"github.com/replaycheck/replaycheck/report"
 	"github.com/replaycheck/replaycheck/scenario"
 )
@@ -63,15 +61,7 @@ func regressedPeer(name string, impl scenario.Implementation) (scenario.Implemen
 // recorded, and never unverified or passed. Every other column stays the
 // reference engine's.
 func TestRegressedOverProtocol(t *testing.T) {
-	mf, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := providers.LoadDir("../providers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := &scenario.Runner{Matrix: mf, Profiles: providers.ByName(list), CassetteDir: "../cassettes"}
+	runner := committedRunner(t)
 	// reads: the targets whose provider reads reasoning the route sends, by
 	// the reference engine's compaction cells (the provider's answers).
 	ref, err := runner.RunMatrix(context.Background(), nil, []string{"compaction"}, nil)

@@ -205,15 +205,8 @@ func losesRead(t matrix.Target, ref, peer engine.Decision, p *providers.Profile)
 // each target where the behaviour changes what the provider reads or
 // refuses failing at least one cell.
 func TestSeedBeforesOverProtocol(t *testing.T) {
-	mf, err := matrix.Load("../matrix.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := providers.LoadDir("../providers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	profiles := providers.ByName(list)
+	runner := committedRunner(t)
+	mf, profiles := runner.Matrix, runner.Profiles
 	cases := []seedCase{
 		{peer: "seed-handful", columns: []string{"carriers", "missing-echo", "compaction"}, rows: losesRead,
 			verdicts: map[string]string{"kimi/missing-echo": report.VerdictRefused, "llama-cpp/carriers": report.VerdictAnswer}},

@@ -121,14 +121,9 @@ func TestActionInAConsumerRepository(t *testing.T) {
 		}
 	})
 	t.Run("an agent's connector is held to its baseline", func(t *testing.T) {
-		python, err := exec.LookPath("python3")
-		if err != nil {
-			t.Skip("python3 is not on PATH: the Python connector example is not checked")
-		}
-		connector, _ := filepath.Abs("../../examples/python-connector/connector.py")
-		expect, _ := filepath.Abs("../../examples/python-connector/expect.yaml")
+		eng, expect := pythonExample(t)
 		same := func(s string) string { return s }
-		r := pr(t, same, map[string]string{"engine": python + " " + connector, "baseline": expect, "lint": "false"})
+		r := pr(t, same, map[string]string{"engine": eng, "baseline": expect, "lint": "false"})
 		if r.code != exitOK || !strings.Contains(r.out, "gate: no cell got worse") || !strings.Contains(r.output, "regressions=0\n") {
 			t.Errorf("exit %d, want 0:\n%s", r.code, r.out)
 		}
@@ -138,7 +133,7 @@ func TestActionInAConsumerRepository(t *testing.T) {
 		if err := os.WriteFile(fewer, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r = pr(t, same, map[string]string{"engine": python + " " + connector, "baseline": fewer, "lint": "false"})
+		r = pr(t, same, map[string]string{"engine": eng, "baseline": fewer, "lint": "false"})
 		if r.code != exitFailures || !strings.Contains(r.out, "REGRESSION  sambanova/fallback: fail") || !strings.Contains(r.output, "regressions=2\n") ||
 			!strings.Contains(r.summary, "REGRESSION  hunyuan/carriers") {
 			t.Errorf("exit %d, want 1 with 2 regressions in the output and the summary:\n%s\n%s", r.code, r.out, r.output)

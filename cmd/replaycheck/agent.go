@@ -134,14 +134,7 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 		return incomplete(n, "cell could not be judged (error): its detail names the step the agent broke",
 			"cells could not be judged (error): their details name the step the agent broke")
 	}
-	if n := counts[report.StatusFail]; n > 0 {
-		what := "cells failed"
-		if n == 1 {
-			what = "cell failed"
-		}
-		return &failuresError{n: n, what: what}
-	}
-	return unjudged(counts)
+	return verdictOf(counts)
 }
 
 // validObject reports whether s is a JSON object.

@@ -234,19 +234,7 @@ func TestRunPythonConnector(t *testing.T) {
 // expectations file that lacks a failing cell, or expects a passing one,
 // fails the run naming the cell.
 func TestRunPythonConnectorExpectations(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not on PATH: the Python connector example is not checked")
-	}
-	connector, err := filepath.Abs("../../examples/python-connector/connector.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	committed, err := filepath.Abs("../../examples/python-connector/expect.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng := python + " " + connector
+	eng, committed := pythonExample(t)
 	r := runMain(t, "", committedRunArgs("--engine", eng, "--expect", committed)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d with the committed expectations, want 0; stderr:\n%s", r.code, r.stderr)
@@ -309,4 +297,22 @@ func TestRunPythonConnectorExpectations(t *testing.T) {
 	if c, _ := m.Cell("kimi", "carriers"); c.Status != report.StatusFail || !strings.Contains(c.Detail, "declared as a known failure in edited.yaml:") || !strings.Contains(c.Detail, "passes now") {
 		t.Errorf("kimi/carriers expected but passing = %s (%s), want fail naming edited.yaml", c.Status, c.Detail)
 	}
+}
+
+// pythonExample returns the command that runs the Python connector example
+// and the path of its expectations file, or skips without python3.
+func pythonExample(t *testing.T) (engine, expect string) {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH: the Python connector example is not checked")
+	}
+	connector, err := filepath.Abs("../../examples/python-connector/connector.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if expect, err = filepath.Abs("../../examples/python-connector/expect.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	return python + " " + connector, expect
 }

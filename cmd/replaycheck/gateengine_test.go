@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,19 +13,7 @@ import (
 // it printed before, a cell that passed and fails now regresses and one
 // that failed and passes is improved.
 func TestGateOverAnEngine(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not on PATH: the Python connector example is not checked")
-	}
-	connector, err := filepath.Abs("../../examples/python-connector/connector.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	expect, err := filepath.Abs("../../examples/python-connector/expect.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng := python + " " + connector
+	eng, expect := pythonExample(t)
 	gateArgs := func(extra ...string) []string {
 		return append([]string{"gate", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--engine", eng}, extra...)
 	}

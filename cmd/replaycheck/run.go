@@ -217,6 +217,12 @@ func runRun(ctx context.Context, std *streams, args []string) error {
 		return incomplete(len(ev.Unreadable), "imported cassette could not be read: the recorded-evidence section names it and why",
 			"imported cassettes could not be read: the recorded-evidence section names them and why")
 	}
+	return verdictOf(counts)
+}
+
+// verdictOf is the exit error of a judged matrix: 1 when a cell failed,
+// else unjudged's.
+func verdictOf(counts map[report.Status]int) error {
 	if n := counts[report.StatusFail]; n > 0 {
 		what := "cells failed"
 		if n == 1 {
