@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"github.com/replaycheck/replaycheck/internal/procgroup"
 	"os/exec"
 	"sync"
 	"time"
@@ -38,7 +39,7 @@ func execute(ctx context.Context, argv []string, dir string, env []string, timeo
 	// A child that outlives the agent holding its output open does not
 	// hold the run up.
 	cmd.WaitDelay = 2 * time.Second
-	setProcessGroup(cmd)
+	procgroup.Set(cmd)
 	if err := cmd.Start(); err != nil {
 		return run{Err: err, ExitCode: -1}
 	}
@@ -52,16 +53,16 @@ func execute(ctx context.Context, argv []string, dir string, env []string, timeo
 	case err = <-done:
 	case <-timer.C:
 		r.TimedOut = true
-		killProcess(cmd)
+		procgroup.Kill(cmd)
 		err = <-done
 	case <-ctx.Done():
-		killProcess(cmd)
+		procgroup.Kill(cmd)
 		err = <-done
 		r.Err = ctx.Err()
 	}
 	// The agent may leave children behind (a language server, a
 	// subprocess tool): they go with its process group.
-	killProcess(cmd)
+	procgroup.Kill(cmd)
 	r.Duration = time.Since(start)
 	r.Output = out.String()
 	var exit *exec.ExitError

@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/replaycheck/replaycheck/internal/procgroup"
 	"io"
 	"os"
 	"os/exec"
@@ -77,7 +78,7 @@ func startProcess(cfg Config) (*process, error) {
 	if len(cfg.Env) > 0 {
 		cmd.Env = append(os.Environ(), cfg.Env...)
 	}
-	setProcessGroup(cmd)
+	procgroup.Set(cmd)
 	p := &process{cmd: cmd, lines: make(chan lineResult, 1), stderr: &tailBuffer{max: stderrTail}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	// WaitDelay bounds how long Wait waits for standard error to close
@@ -167,7 +168,7 @@ func (p *process) kill() {
 	select {
 	case <-p.done:
 	default:
-		killProcess(p.cmd)
+		procgroup.Kill(p.cmd)
 		<-p.done
 	}
 	_ = p.stdin.Close()
