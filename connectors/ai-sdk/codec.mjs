@@ -84,7 +84,8 @@ function nativeParts(nt) {
           const po = typeof rt.signature === "string" ? { [key]: { signature: rt.signature } } : undefined;
           parts.push({ type: "reasoning", text: rt.text ?? "", ...(po && { providerOptions: po }) });
         } else if (b.reasoningContent && b.reasoningContent.redactedContent != null) {
-          parts.push({ type: "reasoning", text: "", providerOptions: { [key]: { redactedData: b.reasoningContent.redactedContent } } });
+          // The package keeps Converse's redactedContent under its own name.
+          parts.push({ type: "reasoning", text: "", providerOptions: { [key]: { redactedContent: b.reasoningContent.redactedContent } } });
         } else if (typeof b.text === "string") {
           parts.push({ type: "text", text: b.text });
         } else if (b.toolUse) {
@@ -222,7 +223,7 @@ export function toStored(msg, ctx) {
       const rd = metaOf(p, "reasoning_details");
       if (Array.isArray(rd) && (!details || rd.length > details.length)) details = rd;
       const sig = metaOf(p, "signature");
-      const redacted = metaOf(p, "redactedData");
+      const redacted = metaOf(p, "redactedData") ?? metaOf(p, "redactedContent");
       if (ctx.dialect === "anthropic") {
         blocks.push(
           redacted != null
