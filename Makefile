@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 10s
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: test bench fuzz lint cassettes reports matrix gate mutate record evidence install-check agents test-agents
+.PHONY: test bench fuzz lint cassettes reports matrix gate mutate record evidence install-check agents test-agents connectors test-connectors
 
 # The README's test command: every package's tests, race-free and offline.
 test:
@@ -18,6 +18,17 @@ agents:
 # cell, so they run apart from make test; .ci/run runs them).
 test-agents: agents
 	$(GO) test -tags agents -count=1 -run 'TestAgent' ./cmd/replaycheck/
+
+# Install the shipped connectors' pinned packages: the Vercel AI SDK
+# connector's ai 6.0.x and provider packages, from its committed lockfile.
+connectors:
+	npm ci --prefix connectors/ai-sdk --no-audit --no-fund --loglevel=error
+
+# The shipped connectors run over the whole matrix against their own
+# expectations files (a Node process per run, so apart from make test;
+# .ci/run runs them).
+test-connectors: connectors
+	$(GO) test -tags connectors -count=1 -run 'TestConnector' ./cmd/replaycheck/
 
 # Benchmarks against the budgets in the README ("Development").
 bench:
