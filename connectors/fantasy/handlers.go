@@ -73,11 +73,16 @@ func noCompaction(*request) (any, error) {
 }
 
 func branch(req *request) (any, error) {
-	var s map[string]any
+	// Raw values: a branch keeps every stored byte as it was.
+	var s map[string]json.RawMessage
 	if err := json.Unmarshal(req.Session, &s); err != nil {
 		return nil, fmt.Errorf("branch: session: %w", err)
 	}
-	s["id"] = req.BranchID
+	id, err := json.Marshal(req.BranchID)
+	if err != nil {
+		return nil, err
+	}
+	s["id"] = id
 	return map[string]any{"session": s}, nil
 }
 
