@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 10s
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: test bench fuzz lint cassettes reports matrix gate mutate record evidence install-check agents test-agents
+.PHONY: test bench fuzz lint cassettes reports matrix gate mutate record evidence install-check agents test-agents connectors test-connectors implementation-matrices
 
 # The README's test command: every package's tests, race-free and offline.
 test:
@@ -18,6 +18,28 @@ agents:
 # cell, so they run apart from make test; .ci/run runs them).
 test-agents: agents
 	$(GO) test -tags agents -count=1 -run 'TestAgent' ./cmd/replaycheck/
+
+# Build the connectors over real agent stacks, each in its own module with
+# its library pinned (connectors/<stack>/go.mod): the main module never
+# takes their dependencies.
+connectors:
+	cd connectors/fantasy && $(GO) build -o bin/fantasy-connector .
+
+# Each connector judged over the whole matrix against its expectations
+# (no error, no unverified cell, a few library defects failing for their
+# cause); .ci/run runs it.
+test-connectors: connectors
+	$(GO) test -tags connectors -count=1 -run 'TestConnector' ./cmd/replaycheck/
+
+# The saved matrix of every implementation beside its expectations, which
+# make reports reads into reports/implementations.*: CI regenerates them
+# and checks nothing changed. An implementation without expectations
+# (the converter example) is saved as it runs.
+implementation-matrices: connectors
+	$(GO) build -o bin/replaycheck ./cmd/replaycheck
+	bin/replaycheck run --engine connectors/fantasy/bin/fantasy-connector --expect connectors/fantasy/expect.yaml --format json 2>/dev/null > connectors/fantasy/matrix.json
+	bin/replaycheck run --engine "python3 examples/python-connector/connector.py" --expect examples/python-connector/expect.yaml --format json 2>/dev/null > examples/python-connector/matrix.json
+	bin/replaycheck run --engine "python3 examples/converter-connector/connector.py" --format json 2>/dev/null > examples/converter-connector/matrix.json || test $$? -eq 1
 
 # Benchmarks against the budgets in the README ("Development").
 bench:
