@@ -152,9 +152,11 @@ func WriteImplementationsMarkdown(w io.Writer, rows []ImplementationRow) error {
 	return err
 }
 
+// firstNonEmpty is the first value that says something: neither blank nor
+// the "(empty)" placeholder a cell keeps for no value.
 func firstNonEmpty(s ...string) string {
 	for _, v := range s {
-		if strings.TrimSpace(v) != "" {
+		if t := strings.TrimSpace(v); t != "" && t != "(empty)" {
 			return v
 		}
 	}
