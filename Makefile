@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 10s
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: test bench fuzz lint cassettes reports matrix gate mutate record evidence install-check agents test-agents connectors test-connectors
+.PHONY: test bench fuzz lint cassettes reports matrix gate mutate record evidence install-check agents test-agents connectors test-connectors implementation-matrices
 
 # The README's test command: every package's tests, race-free and offline.
 test:
@@ -19,16 +19,35 @@ agents:
 test-agents: agents
 	$(GO) test -tags agents -count=1 -run 'TestAgent' ./cmd/replaycheck/
 
-# Install the shipped connectors' pinned packages: the Vercel AI SDK
-# connector's ai 6.0.x and provider packages, from its committed lockfile.
+# Install and build the shipped connectors: the Vercel AI SDK connector's
+# ai 6.0.x and provider packages from its committed lockfile, and the
+# connectors over Go stacks, each in its own module with its library pinned
+# (connectors/<stack>/go.mod): the main module never takes their
+# dependencies.
 connectors:
 	npm ci --prefix connectors/ai-sdk --no-audit --no-fund --loglevel=error
+	cd connectors/fantasy && $(GO) build -o bin/fantasy-connector .
 
-# The shipped connectors run over the whole matrix against their own
-# expectations files (a Node process per run, so apart from make test;
-# .ci/run runs them).
+# Each connector judged over the whole matrix against its expectations
+# (no error, no unverified cell, a few library defects failing for their
+# cause); a process per run, so apart from make test: .ci/run runs it.
 test-connectors: connectors
 	$(GO) test -tags connectors -count=1 -run 'TestConnector' ./cmd/replaycheck/
+
+# The saved matrix of every implementation listed in
+# connectors/implementations.txt, beside its expectations, which make
+# reports reads into reports/implementations.*; CI regenerates them and
+# checks nothing changed. An implementation without expectations (the
+# converter example) is saved as it runs (exit 1: its fails count).
+implementation-matrices: connectors
+	$(GO) build -o bin/replaycheck ./cmd/replaycheck
+	@grep -v '^#' connectors/implementations.txt | while IFS='	' read -r dir cmd; do \
+		[ -d "$$dir" ] || continue; \
+		expect=""; [ -f "$$dir/expect.yaml" ] && expect="--expect $$dir/expect.yaml"; \
+		echo "implementation-matrices: $$dir"; \
+		bin/replaycheck run --engine "$$cmd" $$expect --format json 2>/dev/null > "$$dir/matrix.json"; \
+		code=$$?; if [ $$code -gt 1 ] || { [ -n "$$expect" ] && [ $$code -ne 0 ]; }; then echo "$$dir: replaycheck run exited $$code" >&2; exit 1; fi; \
+	done
 
 # Benchmarks against the budgets in the README ("Development").
 bench:

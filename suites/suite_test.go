@@ -136,6 +136,9 @@ var _ = ReportAfterSuite("the route-by-route matrix", func(r Report) {
 		m.Curve, err = scenario.QualityCurve(context.Background(), runner.Matrix, runner.Profiles)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(report.WriteDir(dir, m)).To(Succeed())
+		// The implementations report: the reference beside the connectors
+		// and examples, from their saved matrices.
+		Expect(writeImplementations(dir, m, runner.Matrix)).To(Succeed())
 	} else if compareWithCommitted {
 		Expect(compareCommitted(committedMatrix, m, complete)).To(Succeed())
 	}
