@@ -102,7 +102,7 @@ func WriteImplementationsHTML(w io.Writer, rows []ImplementationRow) error {
 			}
 			why := r.reason(c)
 			class := FailClass(why)
-			f := htmlImplFail{ID: c.ID(), Status: string(c.Status), Class: class, Cause: oneLine(clip(firstNonEmpty(c.ProviderError, c.Expected), 160))}
+			f := htmlImplFail{ID: c.ID(), Status: string(c.Status), Class: class, Cause: paragraph(clip(firstNonEmpty(c.ProviderError, c.Expected), 160))}
 			if class == "" {
 				f.Class = string(c.Status)
 			}
