@@ -33,7 +33,7 @@ func TestWriteImplementations(t *testing.T) {
 		Scenarios:      []string{"carriers", "flags"},
 		Cells: []Cell{
 			{Target: "deepseek", Scenario: "carriers", Status: StatusKnownFail, ProviderError: "must be passed back"},
-			{Target: "deepseek", Scenario: "flags", Status: StatusPass},
+			{Target: "deepseek", Scenario: "flags", Status: StatusAdvisory, Detail: "undeclared advisory: the route sends less than the provider reads"},
 		},
 	}
 	rows := []ImplementationRow{{Path: "connectors/lib", Run: "lib-connector", Matrix: m, Reasons: map[string]string{
@@ -46,13 +46,19 @@ func TestWriteImplementations(t *testing.T) {
 	if err := WriteImplementationsHTML(&page, rows); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| lib 1.0 | 0 / 1 | 1 / 0 |", "**library defect**: no pad; <https://github.com/o/r/issues/1>", "(cause: `must be passed back`)"} {
+	for _, want := range []string{"| lib 1.0 | 0 / 1 | 0 / 1 |", "**library defect**: no pad; <https://github.com/o/r/issues/1>", "(cause: `must be passed back`)"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
 		}
 	}
 	if want := `<a href="https://github.com/o/r/issues/1">`; !strings.Contains(page.String(), want) {
 		t.Errorf("html lacks %q", want)
+	}
+	// A fail with nothing to quote (an advisory) shows no cause at all.
+	for name, out := range map[string]string{"markdown": md.String(), "html": page.String()} {
+		if strings.Contains(out, "(empty)") {
+			t.Errorf("%s shows the (empty) placeholder as a cause:\n%s", name, out)
+		}
 	}
 	if err := WriteImplementationsMarkdown(&md, nil); err == nil {
 		t.Error("no implementation: want an error")
