@@ -56,11 +56,15 @@ func TestCommittedDialectPolicies(t *testing.T) {
 			t.Errorf("%s: family of %s = %q, want %q", tc.reason, tc.host, got, tc.family)
 		}
 	}
-	// Every native target resolves to a route that is not an unknown relay.
+	// Every native target resolves to a route that is not an unknown relay,
+	// unless its carriers cell is a declared known failure: the target is
+	// there to show the relay decision wrong (vercel-ai-gateway-anthropic).
 	for _, tg := range f.Targets {
 		if tg.Route.APIMode == engine.ModeAnthropic {
 			if rp := a.Decide(tg.Route.BaseURL, tg.Route.Model); rp.Route == "" {
-				t.Errorf("target %s (matrix.yaml:%d) is an unknown relay", tg.ID, tg.Line)
+				if _, declared := f.KnownFailure(tg.ID, "carriers"); !declared {
+					t.Errorf("target %s (matrix.yaml:%d) is an unknown relay with no declared failure", tg.ID, tg.Line)
+				}
 			}
 		}
 	}

@@ -16,10 +16,10 @@ var committed = []string{
 	"bedrock-converse-claude-legacy", "bedrock-converse-deepseek", "bedrock-converse-kimi", "bedrock-converse-minimax", "bedrock-converse-nova",
 	"bedrock-converse-nova-pro", "bedrock-converse-openai",
 	"bedrock-deepseek-anthropic", "cerebras", "copilot", "dashscope", "deepseek", "deepseek-anthropic",
-	"deepseek-responses", "fireworks", "foundry-anthropic", "gemini", "gemini-openai", "glm", "groq", "hunyuan",
+	"deepseek-responses", "fireworks", "foundry-anthropic", "gemini", "gemini-openai", "glm", "groq", "huggingface", "hunyuan",
 	"kilo", "kimi", "kimi-anthropic", "llama-cpp", "lmstudio", "mimo", "minimax", "minimax-anthropic",
 	"mistral", "nous-anthropic", "nous-portal", "novita", "ollama", "openai", "openai-responses", "openrouter", "openrouter-deepseek",
-	"openrouter-responses", "sambanova", "tencent-tokenhub", "upstage", "vercel-ai-gateway", "vercel-ai-gateway-deepseek", "vertex-anthropic", "vertex-gemini-openai", "vllm",
+	"openrouter-responses", "sambanova", "tencent-tokenhub", "upstage", "vercel-ai-gateway", "vercel-ai-gateway-anthropic", "vercel-ai-gateway-deepseek", "vertex-anthropic", "vertex-gemini", "vertex-gemini-openai", "vllm", "xai",
 }
 
 func TestEmbeddedProfilesLoadAndValidate(t *testing.T) {
