@@ -3,7 +3,7 @@ GO       ?= go
 FUZZTIME ?= 10s
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: test bench fuzz lint cassettes reports matrix gate mutate record evidence install-check agents test-agents connectors test-connectors implementation-matrices
+.PHONY: test bench fuzz lint cassettes reports matrix gate mutate record evidence install-check agents clis test-agents connectors test-connectors implementation-matrices
 
 # The README's test command: every package's tests, race-free and offline.
 test:
@@ -14,9 +14,21 @@ test:
 agents:
 	npm ci --prefix examples/agents/node --no-audit --no-fund --loglevel=error
 
-# The example agents judged by replaycheck agent, mode by mode (a process per
-# cell, so they run apart from make test; .ci/run runs them).
-test-agents: agents
+# Install the real agent CLIs judged by replaycheck agent, each version from
+# its own committed lockfile: pi and qwen-code, each before and after its
+# DeepSeek fix (docs/agent.md, "Agent CLIs"). pi installs with npm ci.
+# qwen-code declares optional platform packages that were never published
+# (@teddyzhu/clipboard-darwin-arm64, ...): its lockfile cannot list them, so
+# npm ci refuses it as out of sync; npm install --no-save installs exactly the
+# lockfile's versions, integrity-checked, and writes no file.
+clis:
+	@for d in examples/agents/clis/pi-*/; do echo "npm ci $$d"; npm ci --prefix $$d --no-audit --no-fund --loglevel=error || exit 1; done
+	@for d in examples/agents/clis/qwen-code-*/; do echo "npm install --no-save $$d"; (cd $$d && npm install --no-save --no-audit --no-fund --loglevel=error) || exit 1; done
+
+# The example agents and the real CLIs judged by replaycheck agent, mode by
+# mode and version by version (a process per cell, so they run apart from
+# make test; .ci/run runs them).
+test-agents: agents clis
 	$(GO) test -tags agents -count=1 -run 'TestAgent' ./cmd/replaycheck/
 
 # Install and build the shipped connectors: the Vercel AI SDK connector's

@@ -251,16 +251,23 @@ func pathOf(base string) string {
 // interpreters run a script named by their first argument that is no flag.
 var interpreters = map[string]bool{"node": true, "python": true, "python3": true, "go": true, "npx": true, "sh": true, "bash": true, "deno": true, "bun": true, "uv": true}
 
+// shells take an inline script after -c.
+var shells = map[string]bool{"sh": true, "bash": true}
+
 // Name derives an agent's name from its command: the base name of the
 // program, and for an interpreter its script or package ("node
 // examples/agents/node/agent.mjs", "go run ./examples/agents/go"). No
-// other argument is kept.
+// other argument is kept: a shell's inline script (`sh -c '…'`), which may
+// hold the configuration an agent is given, is named "sh -c".
 func Name(argv []string) string {
 	name := filepath.Base(argv[0])
 	if !interpreters[name] {
 		return name
 	}
 	for _, a := range argv[1:] {
+		if shells[name] && strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c") {
+			return name + " -c"
+		}
 		if strings.HasPrefix(a, "-") || a == "run" {
 			continue
 		}

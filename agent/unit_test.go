@@ -116,6 +116,10 @@ func TestNameKeepsNoArgument(t *testing.T) {
 		"go-agent":                            {"/tmp/x/go-agent", "--base-url", "http://127.0.0.1:1/v1"},
 		"node examples/agents/node/agent.mjs": {"node", "--no-warnings", "examples/agents/node/agent.mjs", "--key", "k"},
 		"go run ./examples/agents/go":         {"go", "run", "./examples/agents/go", "--mode", "no-pad"},
+		// An inline script holds the agent's configuration (a base URL, a key).
+		"sh -c":                  {"sh", "-c", `printf %s '{"apiKey":"sk-x"}' > m.json && exec pi -p`},
+		"bash -c":                {"bash", "-ec", "exec qwen -p hi"},
+		"bash scripts/run-pi.sh": {"bash", "-e", "scripts/run-pi.sh", "--key", "k"},
 	}
 	for want, argv := range cases {
 		if got := Name(argv); got != want {
