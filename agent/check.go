@@ -135,6 +135,15 @@ func (o Options) cell(ctx context.Context, t matrix.Target, sc string) report.Ce
 		v = j.otherHosts(v)
 	}
 	c.Status, c.Detail, c.Expected, c.Actual, c.ProviderError = v.status, v.detail, v.expected, v.actual, v.providerError
+	c.Verdict, c.Confidence = v.class, v.confidence
+	if c.Status == report.StatusFail && c.Verdict == "" {
+		c.Verdict = report.VerdictInvariant
+		if c.ProviderError != "" {
+			c.Verdict = report.VerdictRefused
+		} else if strings.Contains(c.Detail, "undeclared advisory") {
+			c.Verdict = report.VerdictAnswer
+		}
+	}
 	if v.status != report.StatusError {
 		c.Provenance = report.ProvenanceAgent
 	}

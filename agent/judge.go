@@ -37,6 +37,9 @@ type verdict struct {
 	status                          report.Status
 	detail                          string
 	expected, actual, providerError string
+	// class and confidence are the cell's verdict class and, for a
+	// refusal, the refusing rule's confidence (report.Cell).
+	class, confidence string
 }
 
 func errorf(step, format string, args ...any) verdict {
@@ -118,14 +121,17 @@ func (j *judgement) noToolCall(mode string) verdict {
 // refused is the fail of a request a profile rule refused, in the
 // provider's words.
 func (j *judgement) refused(ex Exchange, expected string) verdict {
-	src := ""
+	src, confidence := "", j.profile.Confidence
 	for _, r := range j.profile.Rules {
 		if r.ID == ex.Rule && r.Source != "" {
 			src = " (" + firstSource(r.Source) + ")"
 		}
+		if r.ID == ex.Rule && r.Confidence != "" {
+			confidence = r.Confidence
+		}
 	}
 	return verdict{
-		status: report.StatusFail,
+		status: report.StatusFail, class: report.VerdictRefused, confidence: confidence,
 		detail: fmt.Sprintf("request %d%s was refused: HTTP %d, rule %s of providers/%s.yaml%s: %s; %s",
 			ex.Index, j.role(ex), ex.Status, ex.Rule, j.profile.Name, src, words(ex.Response), j.sent(ex)),
 		expected:      expected,
