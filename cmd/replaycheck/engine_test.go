@@ -133,6 +133,7 @@ func TestRunEngineUsage(t *testing.T) {
 // private native fields), is n/a with the reason for every other api mode
 // and for compaction, which it does not implement.
 func TestRunPythonConnector(t *testing.T) {
+	t.Parallel()
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not on PATH: the Python connector example is not checked")
@@ -234,6 +235,7 @@ func TestRunPythonConnector(t *testing.T) {
 // expectations file that lacks a failing cell, or expects a passing one,
 // fails the run naming the cell.
 func TestRunPythonConnectorExpectations(t *testing.T) {
+	t.Parallel()
 	eng, committed := pythonExample(t)
 	r := runMain(t, "", committedRunArgs("--engine", eng, "--expect", committed)...)
 	if r.code != 0 {

@@ -13,6 +13,7 @@ import (
 // it printed before, a cell that passed and fails now regresses and one
 // that failed and passes is improved.
 func TestGateOverAnEngine(t *testing.T) {
+	t.Parallel()
 	eng, expect := pythonExample(t)
 	gateArgs := func(extra ...string) []string {
 		return append([]string{"gate", "--matrix", repoMatrix, "--providers", repoProviders, "--cassettes", repoCassettes, "--engine", eng}, extra...)
