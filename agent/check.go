@@ -60,6 +60,12 @@ type Options struct {
 	// REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS): for agents that decide
 	// their routes by hostname.
 	Intercept bool
+	// ResumeCommand, when set, continues the agent's last session with a
+	// new prompt (its own resume: "{base_url}" and the rest replaced as in
+	// Command). The resume column runs Command, then ResumeCommand in the
+	// same home and working directory, and judges the resumed session's
+	// first request against the live one.
+	ResumeCommand []string
 	// Progress, when set, is called after each cell with its duration.
 	Progress func(c report.Cell, took time.Duration)
 }
@@ -121,7 +127,7 @@ func (o Options) cell(ctx context.Context, t matrix.Target, sc string) report.Ce
 		c.Status, c.Detail = report.StatusError, fmt.Sprintf("%s: no provider profile %q", t.ID, t.Profile)
 		return c
 	}
-	if ok, why := applies(sc, t, p); !ok {
+	if ok, why := applies(sc, t, p, len(o.ResumeCommand) > 0); !ok {
 		c.Status, c.Detail = report.StatusNA, why
 		return c
 	}
@@ -209,11 +215,17 @@ func (o Options) play(ctx context.Context, t matrix.Target, p *providers.Profile
 	argv := Substitute(Absolute(o.Command), base)
 	env := Environment(os.Environ(), home, base, append(proxyEnv, o.Env...))
 	r := execute(ctx, argv, work, env, o.Timeout)
+	var resumed *run
+	from := len(pl.exchanges())
+	if sc == "resume" && len(o.ResumeCommand) > 0 && r.Started && !r.TimedOut {
+		rr := execute(ctx, Substitute(Absolute(o.ResumeCommand), base), work, env, o.Timeout)
+		resumed = &rr
+	}
 	stop()
 	for range errc {
 	}
 	return &judgement{target: t, profile: p, scenario: sc, plan: planFor(sc, t, p), run: r, timeout: o.Timeout,
-		log: pl.exchanges(), others: ic.others(), served: served}, nil
+		log: pl.exchanges(), others: ic.others(), served: served, resumed: resumed, resumedFrom: from}, nil
 }
 
 // Substitute replaces {base_url}, {model}, {provider}, {target} and

@@ -30,8 +30,12 @@
 //     for byte;
 //   - flags: the provider's keep-thinking flag must travel with the request.
 //
-// resume, compaction and branch need the agent's own commands to continue
-// a session and are n/a here.
+// resume runs with the agent's own resume command (Options.ResumeCommand):
+// the live session, then the command that continues it with a new prompt,
+// in the same home and working directory; the resumed session's first
+// request must send the live request's conversation as it was sent,
+// reasoning included. compaction and branch need the agent's internals and
+// are n/a here.
 //
 // # Verdicts
 //

@@ -30,6 +30,10 @@ type judgement struct {
 	// after it that carry its id, in order.
 	call   *Exchange
 	judged []Exchange
+	// resumed is the run of the agent's resume command (resume column
+	// only), and resumedFrom the index of the first request it sent.
+	resumed     *run
+	resumedFrom int
 }
 
 // A verdict is a cell's outcome before it becomes a report cell.
@@ -83,6 +87,9 @@ func judge(j *judgement) verdict {
 	}
 	if j.scenario == "fallback" {
 		return j.fallback()
+	}
+	if j.scenario == "resume" {
+		return j.resume()
 	}
 	if first.Rule != "" {
 		return j.refused(first, "the provider accepts the request that sends the tool result back")

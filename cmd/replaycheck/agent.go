@@ -37,7 +37,11 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 			"and fallback serve every carrier (fallback: a refused carrier must be\n"+
 			"dropped and the request retried exactly once); signed-roundtrip checks\n"+
 			"every signature comes back byte for byte; flags checks the vendor's\n"+
-			"keep-thinking flag. resume, compaction and branch are n/a.\n\n"+
+			"keep-thinking flag. resume runs with --resume-cmd \"CMD ARGS\": the\n"+
+			"agent's own command that continues its last session with a new prompt,\n"+
+			"run after CMD in the same home and working directory; the resumed\n"+
+			"session's first request must send the live request's conversation as\n"+
+			"the live one did, reasoning included. compaction and branch are n/a.\n\n"+
 			"A refusal fails the cell in the provider's words. An agent that sends\n"+
 			"nothing, exits or hangs (--timeout) before the judged request, or sends\n"+
 			"a body the simulator cannot read gets an error cell naming the step.\n"+
@@ -65,6 +69,7 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 	name := f.String("name", "", "the agent's `NAME` in the report (default: the command's)")
 	version := f.String("agent-version", "unknown", "the agent's version `V`, as the report shows it")
 	f.Var(&env, "env", "add `NAME=VALUE` to each run's environment (repeatable)")
+	resumeCmd := f.String("resume-cmd", "", "the agent's `CMD` that continues its last session with a new prompt (a command line, quoted; {base_url} and the rest replaced): plays resume")
 	intercept := f.Bool("intercept", false, "give the agent the target's own base URL and serve its hostname through an HTTPS proxy on loopback")
 	var profileSet profileSetFlag
 	profileSet.register(f)
@@ -89,6 +94,13 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 		return f.usagef("--timeout %s: must be positive", *timeout)
 	case *toolArgs != "" && !validObject(*toolArgs):
 		return f.usagef("--args %q: not a JSON object", *toolArgs)
+	}
+	var resume []string
+	if *resumeCmd != "" {
+		var err error
+		if resume, err = splitCommand(*resumeCmd); err != nil || len(resume) == 0 {
+			return f.usagef("--resume-cmd %q: want a command line (%v)", *resumeCmd, err)
+		}
 	}
 	for _, kv := range env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
@@ -117,7 +129,7 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 	p := newProgress(std.err, len(targets)*selected(len(scenario.All()), len(scenarios)))
 	m, err := agent.Check(ctx, agent.Options{
 		Matrix: mf, Profiles: profiles, Targets: targets, Scenarios: scenarios, Command: pos, Name: *name, Version: *version,
-		Timeout: *timeout, Tool: *tool, Args: *toolArgs, Out: *out, Env: env, Intercept: *intercept,
+		Timeout: *timeout, Tool: *tool, Args: *toolArgs, Out: *out, Env: env, Intercept: *intercept, ResumeCommand: resume,
 		Progress: func(c report.Cell, took time.Duration) {
 			p.tick(c.ID(), fmt.Sprintf("%s (%.1fs)", c.Text(), took.Seconds()))
 		},

@@ -197,6 +197,36 @@ func TestAgentFallbackLearnsOnceOrLoops(t *testing.T) {
 	}
 }
 
+// TestAgentResume plays resume with the agent's own resume command: the
+// correct agent saves its session whole and its resumed request replays
+// the live one; the seed's "before" (a session store that drops the
+// reasoning carriers) fails, naming the carrier the resumed turn lost; and
+// without --resume-cmd the column is n/a, saying how to play it.
+func TestAgentResume(t *testing.T) {
+	bin := goAgent(t)
+	for _, c := range []struct {
+		mode, status, detail string
+	}{
+		{"correct", "pass", "replays the live request's 3 messages as sent"},
+		{"store-no-reasoning", "fail", "sends messages.1 otherwise than the live request"},
+	} {
+		resume := bin + " --provider {provider} --session s.json --resume --mode " + c.mode + " 'And the next step?'"
+		cells, _ := agentRowWith(t, "deepseek", []string{"--scenario", "resume", "--resume-cmd", resume},
+			bin, "--provider", "{provider}", "--session", "s.json", "--mode", c.mode)
+		got := cells["deepseek/resume"]
+		if string(got.Status) != c.status || !strings.Contains(got.Detail, c.detail) {
+			t.Errorf("%s: deepseek/resume %s (%s), want %s with %q", c.mode, got.Status, got.Detail, c.status, c.detail)
+		}
+		if c.status == "fail" && (!strings.Contains(got.Expected, "reasoning_content: \"Reasoning") || got.Verdict != report.VerdictInvariant) {
+			t.Errorf("%s: the failure names no lost reasoning_content: expected %q, verdict %q", c.mode, got.Expected, got.Verdict)
+		}
+	}
+	cells, _ := agentRowWith(t, "deepseek", []string{"--scenario", "resume"}, bin, "--provider", "{provider}")
+	if got := cells["deepseek/resume"]; got.Status != report.StatusNA || !strings.Contains(got.Detail, "--resume-cmd") {
+		t.Errorf("without --resume-cmd: deepseek/resume %s (%s), want n/a naming --resume-cmd", got.Status, got.Detail)
+	}
+}
+
 func TestAgentUsage(t *testing.T) {
 	cases := []struct {
 		args []string

@@ -16,12 +16,18 @@
 //	drop-signatures  echoes the text, drops signatures and encrypted values
 //	every-carrier    sends reasoning_content, reasoning and reasoning_details to every route
 //	retry-loop       retries a refused request as it is, five times
+//	store-no-reasoning  saves its session (--session) without the reasoning carriers,
+//	                 so a resumed session sends none back
 //
 // Each mode other than correct is the correct agent with that one deviation.
 //
 // Usage:
 //
-//	go-agent [--base-url URL] [--model M] [--provider ID] [--mode MODE] [--stream] [PROMPT]
+//	go-agent [--base-url URL] [--model M] [--provider ID] [--mode MODE] [--stream]
+//	         [--session FILE [--resume]] [PROMPT]
+//
+// --session saves the conversation to FILE after the run; with --resume the
+// run continues the conversation FILE holds.
 //
 // The base URL and model default to OPENAI_BASE_URL and OPENAI_MODEL, the
 // key to OPENAI_API_KEY, the mode to AGENT_MODE.
@@ -47,8 +53,10 @@ func main() {
 	baseURL := flag.String("base-url", os.Getenv("OPENAI_BASE_URL"), "the chat completions base URL")
 	model := flag.String("model", os.Getenv("OPENAI_MODEL"), "the model id")
 	provider := flag.String("provider", "", "the provider id, when the agent is told it")
-	mode := flag.String("mode", envOr("AGENT_MODE", "correct"), "correct, no-echo, no-pad, empty-pad, drop-signatures, every-carrier or retry-loop")
+	mode := flag.String("mode", envOr("AGENT_MODE", "correct"), "correct, no-echo, no-pad, empty-pad, drop-signatures, every-carrier, retry-loop or store-no-reasoning")
 	stream := flag.Bool("stream", os.Getenv("AGENT_STREAM") == "1", "ask for streamed answers")
+	session := flag.String("session", "", "save the conversation to `FILE` after the run")
+	resume := flag.Bool("resume", false, "continue the conversation --session holds")
 	flag.Parse()
 	prompt := "What is the cache TTL? Read the notes first."
 	if flag.NArg() > 0 {
@@ -56,7 +64,16 @@ func main() {
 	}
 	a := &agent{base: strings.TrimSuffix(*baseURL, "/"), model: *model, mode: *mode, stream: *stream,
 		route: decide(*provider, *baseURL, *model), refused: map[string]bool{}, client: &http.Client{Timeout: 60 * time.Second}}
+	if *resume {
+		if err := a.load(*session); err != nil {
+			fmt.Fprintln(os.Stderr, "go-agent:", err)
+			os.Exit(1)
+		}
+	}
 	answer, err := a.run(prompt)
+	if err == nil && *session != "" {
+		err = a.save(*session)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "go-agent:", err)
 		os.Exit(1)
@@ -161,6 +178,50 @@ func (a *agent) run(prompt string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no answer after %d turns", maxTurns)
+}
+
+// save writes the history to path (store-no-reasoning: without its
+// reasoning carriers, the seed's "before").
+func (a *agent) save(path string) error {
+	history := a.history
+	if a.mode == "store-no-reasoning" {
+		history = nil
+		for _, m := range a.history {
+			kept := map[string]any{}
+			for k, v := range m {
+				if !contains(carriers, k) {
+					kept[k] = v
+				}
+			}
+			history = append(history, kept)
+		}
+	}
+	b, err := json.Marshal(history)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o600)
+}
+
+// load reads the history save wrote.
+func (a *agent) load(path string) error {
+	if path == "" {
+		return fmt.Errorf("--resume needs --session FILE")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, &a.history)
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
 }
 
 // runTool runs one tool call; its error is the tool's result.
