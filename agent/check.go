@@ -66,6 +66,11 @@ type Options struct {
 	// same home and working directory, and judges the resumed session's
 	// first request against the live one.
 	ResumeCommand []string
+	// CompactCommand, when set, compacts the agent's last session and
+	// continues it with a new prompt (its own compaction). The compaction
+	// column runs Command, then CompactCommand as ResumeCommand runs, and
+	// judges what the compacted session still sends of the live turns.
+	CompactCommand []string
 	// Progress, when set, is called after each cell with its duration.
 	Progress func(c report.Cell, took time.Duration)
 }
@@ -119,6 +124,18 @@ func Check(ctx context.Context, o Options) (*report.Matrix, error) {
 	return m, nil
 }
 
+// continuation is the agent's own command that continues its last
+// session for scenario sc (resume, compaction), nil when none was given.
+func (o Options) continuation(sc string) []string {
+	switch {
+	case sc == "resume" && len(o.ResumeCommand) > 0:
+		return o.ResumeCommand
+	case sc == "compaction" && len(o.CompactCommand) > 0:
+		return o.CompactCommand
+	}
+	return nil
+}
+
 // cell plays one scenario to the agent on one target.
 func (o Options) cell(ctx context.Context, t matrix.Target, sc string) report.Cell {
 	c := report.Cell{Target: t.ID, Scenario: sc}
@@ -127,7 +144,7 @@ func (o Options) cell(ctx context.Context, t matrix.Target, sc string) report.Ce
 		c.Status, c.Detail = report.StatusError, fmt.Sprintf("%s: no provider profile %q", t.ID, t.Profile)
 		return c
 	}
-	if ok, why := applies(sc, t, p, len(o.ResumeCommand) > 0); !ok {
+	if ok, why := applies(sc, t, p, o.continuation(sc) != nil); !ok {
 		c.Status, c.Detail = report.StatusNA, why
 		return c
 	}
@@ -217,8 +234,8 @@ func (o Options) play(ctx context.Context, t matrix.Target, p *providers.Profile
 	r := execute(ctx, argv, work, env, o.Timeout)
 	var resumed *run
 	from := len(pl.exchanges())
-	if sc == "resume" && len(o.ResumeCommand) > 0 && r.Started && !r.TimedOut {
-		rr := execute(ctx, Substitute(Absolute(o.ResumeCommand), base), work, env, o.Timeout)
+	if cont := o.continuation(sc); cont != nil && r.Started && !r.TimedOut {
+		rr := execute(ctx, Substitute(Absolute(cont), base), work, env, o.Timeout)
 		resumed = &rr
 	}
 	stop()

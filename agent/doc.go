@@ -34,8 +34,10 @@
 // the live session, then the command that continues it with a new prompt,
 // in the same home and working directory; the resumed session's first
 // request must send the live request's conversation as it was sent,
-// reasoning included. compaction and branch need the agent's internals and
-// are n/a here.
+// reasoning included. compaction runs the same way with the agent's own
+// compact command (Options.CompactCommand): the turns the compacted session
+// keeps must go out as they did live. branch needs the agent's internals
+// and is n/a here.
 //
 // # Verdicts
 //

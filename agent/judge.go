@@ -91,6 +91,9 @@ func judge(j *judgement) verdict {
 	if j.scenario == "resume" {
 		return j.resume()
 	}
+	if j.scenario == "compaction" {
+		return j.compaction()
+	}
 	if first.Rule != "" {
 		return j.refused(first, "the provider accepts the request that sends the tool result back")
 	}

@@ -29,13 +29,14 @@ var plans = map[string]plan{
 	"fallback":         {}, // directive: the first carrier the profile refuses (planFor)
 	"signed-roundtrip": {check: checkSigned},
 	"resume":           {}, // judged against the live session (judgement.resume)
+	"compaction":       {}, // judged against the live session (judgement.compaction)
 	"flags":            {check: checkFlags},
 }
 
 // notPlayed says why the scenarios no agent run plays are n/a.
 var notPlayed = map[string]string{
 	"resume":     "an agent's session is resumed by its own command: give it with --resume-cmd",
-	"compaction": "an agent compacts on its own schedule: replaycheck agent runs one short session per cell and has no --compact-cmd yet",
+	"compaction": "an agent compacts by its own command: give it with --compact-cmd",
 	"branch":     "branching a session needs the agent's internals: run its replay code through the engine protocol (run --engine)",
 }
 
@@ -57,10 +58,10 @@ func planFor(name string, t matrix.Target, p *providers.Profile) plan {
 
 // applies reports whether scenario name is played to an agent on target t
 // with profile p, and why not: the scenario must apply to the target as
-// `run` decides, and be one an agent run plays (resume only with the
-// agent's resume command).
-func applies(name string, t matrix.Target, p *providers.Profile, resume bool) (bool, string) {
-	if why, ok := notPlayed[name]; ok && !(name == "resume" && resume) {
+// `run` decides, and be one an agent run plays (resume and compaction only
+// with the agent's own command that continues the session).
+func applies(name string, t matrix.Target, p *providers.Profile, continued bool) (bool, string) {
+	if why, ok := notPlayed[name]; ok && !continued {
 		return false, why
 	}
 	sc, ok := scenario.ByName(name)

@@ -23,28 +23,9 @@ var historyKeys = []string{"messages", "contents", "input"}
 // for turn, reasoning included (SPEC §8: a resumed turn replays exactly
 // like the live one), and be accepted.
 func (j *judgement) resume() verdict {
-	live := j.judged[0]
-	if live.Rule != "" {
-		return j.refused(live, "the provider accepts the live session's request that sends the tool result back")
-	}
-	if j.resumed == nil {
-		return errorf("resume", "the live session %s before the resume command could run%s", j.ended(), j.output())
-	}
-	var first *Exchange
-	for i := range j.log {
-		if j.log[i].Index >= j.resumedFrom {
-			first = &j.log[i]
-			break
-		}
-	}
+	live, first, v := j.continued("resume", "resumed")
 	if first == nil {
-		return errorf("resume", "the resume command sent no request to the simulator: it %s", runEnded(*j.resumed, j))
-	}
-	if first.Own() {
-		return errorf("resume", "request %d (the resumed session's first) is no model call the simulator can read: %s", first.Index, words(first.Response))
-	}
-	if first.Rule != "" {
-		return j.refused(*first, "the provider accepts the resumed session's first request")
+		return v
 	}
 	for _, key := range historyKeys {
 		want := gjson.GetBytes(live.Body, key)
@@ -69,6 +50,75 @@ func (j *judgement) resume() verdict {
 		return verdict{status: report.StatusPass, detail: fmt.Sprintf("request %d (the resumed session's first) replays the live request's %d %s as sent, and was accepted; %s", first.Index, len(want.Array()), key, j.sent(*first))}
 	}
 	return errorf("resume", "request %d holds no conversation (%v) to compare", live.Index, historyKeys)
+}
+
+// continued returns the live session's judged request and the first
+// request of the command that continued it (step names the column, what
+// the continued session), or a verdict and no request when either was
+// refused, unreadable or never sent.
+func (j *judgement) continued(step, what string) (Exchange, *Exchange, verdict) {
+	live := j.judged[0]
+	if live.Rule != "" {
+		return live, nil, j.refused(live, "the provider accepts the live session's request that sends the tool result back")
+	}
+	if j.resumed == nil {
+		return live, nil, errorf(step, "the live session %s before the %s command could run%s", j.ended(), step, j.output())
+	}
+	for i := range j.log {
+		first := &j.log[i]
+		if first.Index < j.resumedFrom {
+			continue
+		}
+		switch {
+		case first.Own():
+			return live, nil, errorf(step, "request %d (the %s session's first) is no model call the simulator can read: %s", first.Index, what, words(first.Response))
+		case first.Rule != "":
+			return live, nil, j.refused(*first, "the provider accepts the "+what+" session's first request")
+		}
+		return live, first, verdict{}
+	}
+	return live, nil, errorf(step, "the %s command sent no request to the simulator: it %s", step, runEnded(*j.resumed, j))
+}
+
+// compaction judges the compaction column: the agent's compact command
+// compacted the live session and continued it. What the compacted
+// session's first request still sends of the live turns (found by the tool
+// call's id) must be sent as the live request sent it, reasoning included:
+// compaction drops whole turns, never the reasoning of the turns it keeps
+// (SPEC §7). A turn dropped whole passes, said so.
+func (j *judgement) compaction() verdict {
+	live, first, v := j.continued("compaction", "compacted")
+	if first == nil {
+		return v
+	}
+	id := `"` + j.call.ToolCall + `"`
+	for _, key := range historyKeys {
+		want := gjson.GetBytes(live.Body, key)
+		if !want.IsArray() {
+			continue
+		}
+		var turn gjson.Result
+		for _, w := range want.Array() {
+			if strings.Contains(w.Raw, id) && !strings.Contains(w.Raw, `"tool_call_id"`) && w.Get("role").Str != "tool" {
+				turn = w
+				break
+			}
+		}
+		for _, g := range gjson.GetBytes(first.Body, key).Array() {
+			if !turn.Exists() || !strings.Contains(g.Raw, id) || g.Get("role").Str == "tool" || strings.Contains(g.Raw, `"tool_call_id"`) {
+				continue
+			}
+			if !sameValue(turn.Raw, g.Raw) {
+				expected, actual := differing(turn, g)
+				return verdict{status: report.StatusFail, class: report.VerdictInvariant,
+					detail:   fmt.Sprintf("request %d (the compacted session's first) keeps the turn that called %s but sends it otherwise than the live request %d did: compaction drops whole turns, and the turns it keeps keep their reasoning (SPEC §7)", first.Index, j.call.ToolCall, live.Index),
+					expected: "as live: " + expected, actual: "compacted: " + actual}
+			}
+			return verdict{status: report.StatusPass, detail: fmt.Sprintf("request %d (the compacted session's first) keeps the turn that called %s as the live request sent it, and was accepted; %s", first.Index, j.call.ToolCall, j.sent(*first))}
+		}
+		return verdict{status: report.StatusPass, detail: fmt.Sprintf("request %d (the compacted session's first) dropped the turn that called %s whole, and was accepted", first.Index, j.call.ToolCall)}
+	}
+	return errorf("compaction", "request %d holds no conversation (%v) to compare", live.Index, historyKeys)
 }
 
 // sameValue reports whether two JSON texts hold the same value, whatever

@@ -41,7 +41,9 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 			"agent's own command that continues its last session with a new prompt,\n"+
 			"run after CMD in the same home and working directory; the resumed\n"+
 			"session's first request must send the live request's conversation as\n"+
-			"the live one did, reasoning included. compaction and branch are n/a.\n\n"+
+			"the live one did, reasoning included. compaction runs with --compact-cmd,\n"+
+			"the agent's command that compacts its last session and continues it:\n"+
+			"the turns it keeps must go out as live, reasoning included. branch is n/a.\n\n"+
 			"A refusal fails the cell in the provider's words. An agent that sends\n"+
 			"nothing, exits or hangs (--timeout) before the judged request, or sends\n"+
 			"a body the simulator cannot read gets an error cell naming the step.\n"+
@@ -69,6 +71,7 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 	name := f.String("name", "", "the agent's `NAME` in the report (default: the command's)")
 	version := f.String("agent-version", "unknown", "the agent's version `V`, as the report shows it")
 	f.Var(&env, "env", "add `NAME=VALUE` to each run's environment (repeatable)")
+	compactCmd := f.String("compact-cmd", "", "the agent's `CMD` that compacts its last session and continues it (quoted): plays compaction")
 	resumeCmd := f.String("resume-cmd", "", "the agent's `CMD` that continues its last session with a new prompt (a command line, quoted; {base_url} and the rest replaced): plays resume")
 	intercept := f.Bool("intercept", false, "give the agent the target's own base URL and serve its hostname through an HTTPS proxy on loopback")
 	var profileSet profileSetFlag
@@ -95,12 +98,20 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 	case *toolArgs != "" && !validObject(*toolArgs):
 		return f.usagef("--args %q: not a JSON object", *toolArgs)
 	}
-	var resume []string
-	if *resumeCmd != "" {
-		var err error
-		if resume, err = splitCommand(*resumeCmd); err != nil || len(resume) == 0 {
-			return f.usagef("--resume-cmd %q: want a command line (%v)", *resumeCmd, err)
+	var resume, compact []string
+	for _, c := range []struct {
+		flag string
+		line *string
+		argv *[]string
+	}{{"--resume-cmd", resumeCmd, &resume}, {"--compact-cmd", compactCmd, &compact}} {
+		if *c.line == "" {
+			continue
 		}
+		argv, err := splitCommand(*c.line)
+		if err != nil || len(argv) == 0 {
+			return f.usagef("%s %q: want a command line (%v)", c.flag, *c.line, err)
+		}
+		*c.argv = argv
 	}
 	for _, kv := range env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
@@ -129,7 +140,7 @@ func runAgent(ctx context.Context, std *streams, args []string) error {
 	p := newProgress(std.err, len(targets)*selected(len(scenario.All()), len(scenarios)))
 	m, err := agent.Check(ctx, agent.Options{
 		Matrix: mf, Profiles: profiles, Targets: targets, Scenarios: scenarios, Command: pos, Name: *name, Version: *version,
-		Timeout: *timeout, Tool: *tool, Args: *toolArgs, Out: *out, Env: env, Intercept: *intercept, ResumeCommand: resume,
+		Timeout: *timeout, Tool: *tool, Args: *toolArgs, Out: *out, Env: env, Intercept: *intercept, ResumeCommand: resume, CompactCommand: compact,
 		Progress: func(c report.Cell, took time.Duration) {
 			p.tick(c.ID(), fmt.Sprintf("%s (%.1fs)", c.Text(), took.Seconds()))
 		},

@@ -221,9 +221,32 @@ func TestAgentResume(t *testing.T) {
 			t.Errorf("%s: the failure names no lost reasoning_content: expected %q, verdict %q", c.mode, got.Expected, got.Verdict)
 		}
 	}
-	cells, _ := agentRowWith(t, "deepseek", []string{"--scenario", "resume"}, bin, "--provider", "{provider}")
+	cells, _ := agentRowWith(t, "deepseek", []string{"--scenario", "resume,compaction"}, bin, "--provider", "{provider}")
 	if got := cells["deepseek/resume"]; got.Status != report.StatusNA || !strings.Contains(got.Detail, "--resume-cmd") {
 		t.Errorf("without --resume-cmd: deepseek/resume %s (%s), want n/a naming --resume-cmd", got.Status, got.Detail)
+	}
+	if got := cells["deepseek/compaction"]; got.Status != report.StatusNA || !strings.Contains(got.Detail, "--compact-cmd") {
+		t.Errorf("without --compact-cmd: deepseek/compaction %s (%s), want n/a naming --compact-cmd", got.Status, got.Detail)
+	}
+}
+
+// TestAgentCompaction plays compaction with the agent's own compact
+// command: the correct agent keeps the turn it keeps as it was sent live;
+// the seed's "before" (a compaction that strips the kept turns' reasoning)
+// fails on DeepSeek, naming the carrier, and passes on Mistral, whose strict
+// route never carried any.
+func TestAgentCompaction(t *testing.T) {
+	bin := goAgent(t)
+	for _, c := range []struct{ mode, deepseek string }{{"correct", "pass"}, {"compact-strips-reasoning", "fail"}} {
+		compact := bin + " --provider {provider} --session s.json --compact --mode " + c.mode + " 'And the next step?'"
+		cells, _ := agentRowWith(t, "deepseek,mistral", []string{"--scenario", "compaction", "--compact-cmd", compact},
+			bin, "--provider", "{provider}", "--session", "s.json", "--mode", c.mode)
+		if got := cells["deepseek/compaction"]; string(got.Status) != c.deepseek || (c.deepseek == "fail" && !strings.Contains(got.Expected, "reasoning_content: \"Reasoning")) {
+			t.Errorf("%s: deepseek/compaction %s (%s; expected %q), want %s", c.mode, got.Status, got.Detail, got.Expected, c.deepseek)
+		}
+		if got := cells["mistral/compaction"]; got.Status != report.StatusPass {
+			t.Errorf("%s: mistral/compaction %s (%s), want pass", c.mode, got.Status, got.Detail)
+		}
 	}
 }
 

@@ -18,16 +18,20 @@
 //	retry-loop       retries a refused request as it is, five times
 //	store-no-reasoning  saves its session (--session) without the reasoning carriers,
 //	                 so a resumed session sends none back
+//	compact-strips-reasoning  compacts (--compact) by stripping the reasoning of the
+//	                 turns it keeps
 //
 // Each mode other than correct is the correct agent with that one deviation.
 //
 // Usage:
 //
 //	go-agent [--base-url URL] [--model M] [--provider ID] [--mode MODE] [--stream]
-//	         [--session FILE [--resume]] [PROMPT]
+//	         [--session FILE [--resume | --compact]] [PROMPT]
 //
 // --session saves the conversation to FILE after the run; with --resume the
-// run continues the conversation FILE holds.
+// run continues the conversation FILE holds; with --compact it first
+// compacts it: every turn before the last is dropped whole, a summary in
+// its place, and the last turn is kept as it is.
 //
 // The base URL and model default to OPENAI_BASE_URL and OPENAI_MODEL, the
 // key to OPENAI_API_KEY, the mode to AGENT_MODE.
@@ -53,10 +57,11 @@ func main() {
 	baseURL := flag.String("base-url", os.Getenv("OPENAI_BASE_URL"), "the chat completions base URL")
 	model := flag.String("model", os.Getenv("OPENAI_MODEL"), "the model id")
 	provider := flag.String("provider", "", "the provider id, when the agent is told it")
-	mode := flag.String("mode", envOr("AGENT_MODE", "correct"), "correct, no-echo, no-pad, empty-pad, drop-signatures, every-carrier, retry-loop or store-no-reasoning")
+	mode := flag.String("mode", envOr("AGENT_MODE", "correct"), "correct, no-echo, no-pad, empty-pad, drop-signatures, every-carrier, retry-loop, store-no-reasoning or compact-strips-reasoning")
 	stream := flag.Bool("stream", os.Getenv("AGENT_STREAM") == "1", "ask for streamed answers")
 	session := flag.String("session", "", "save the conversation to `FILE` after the run")
 	resume := flag.Bool("resume", false, "continue the conversation --session holds")
+	compact := flag.Bool("compact", false, "compact the conversation --session holds, then continue it")
 	flag.Parse()
 	prompt := "What is the cache TTL? Read the notes first."
 	if flag.NArg() > 0 {
@@ -64,11 +69,14 @@ func main() {
 	}
 	a := &agent{base: strings.TrimSuffix(*baseURL, "/"), model: *model, mode: *mode, stream: *stream,
 		route: decide(*provider, *baseURL, *model), refused: map[string]bool{}, client: &http.Client{Timeout: 60 * time.Second}}
-	if *resume {
+	if *resume || *compact {
 		if err := a.load(*session); err != nil {
 			fmt.Fprintln(os.Stderr, "go-agent:", err)
 			os.Exit(1)
 		}
+	}
+	if *compact {
+		a.compact()
 	}
 	answer, err := a.run(prompt)
 	if err == nil && *session != "" {
@@ -201,6 +209,34 @@ func (a *agent) save(path string) error {
 		return err
 	}
 	return os.WriteFile(path, b, 0o600)
+}
+
+// compact drops every turn before the last one whole, with a summary in
+// their place, and keeps the last turn as it is (compact-strips-reasoning:
+// without its reasoning carriers, the seed's "before").
+func (a *agent) compact() {
+	last := 0
+	for i, m := range a.history {
+		if m["role"] == "user" {
+			last = i
+		}
+	}
+	kept := a.history[last:]
+	if last > 0 {
+		kept = append([]map[string]any{{"role": "user", "content": fmt.Sprintf("Summary of %d earlier messages.", last)}}, kept...)
+	}
+	if a.mode == "compact-strips-reasoning" {
+		for i, m := range kept {
+			stripped := map[string]any{}
+			for k, v := range m {
+				if !contains(carriers, k) {
+					stripped[k] = v
+				}
+			}
+			kept[i] = stripped
+		}
+	}
+	a.history = kept
 }
 
 // load reads the history save wrote.
