@@ -127,22 +127,14 @@ func TestRunEngineUsage(t *testing.T) {
 
 // TestRunPythonConnector runs the example Python connector over the
 // committed cassettes, without expectations, and checks what the example
-// should show: it passes
-// where its small route table is right, fails where it deliberately knows
+// should show: it passes where its small route table is right, fails where it deliberately knows
 // less than the reference engine (no vendor keep-thinking flags, no
 // private native fields), is n/a with the reason for every other api mode
 // and for compaction, which it does not implement.
 func TestRunPythonConnector(t *testing.T) {
 	t.Parallel()
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not on PATH: the Python connector example is not checked")
-	}
-	connector, err := filepath.Abs("../../examples/python-connector/connector.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := runMain(t, "", committedRunArgs("--engine", python+" "+connector)...)
+	eng, _ := pythonExample(t)
+	r := runMain(t, "", committedRunArgs("--engine", eng)...)
 	if r.code != exitFailures {
 		t.Fatalf("exit %d (want 1: the example has failing cells); stderr:\n%s", r.code, r.stderr)
 	}
