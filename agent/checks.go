@@ -21,7 +21,8 @@ var chatCarriers = []string{"reasoning_content", "reasoning", "reasoning_details
 
 // carriersOn lists the reasoning the assistant turn holding tool call id
 // carries in a request body ("reasoning_content \" \"" for the pad, with
-// its value when blank), and whether the dialect's turns are read at all
+// its value when blank; an Anthropic thinking block by its signature,
+// thinkingLabel), and whether the dialect's turns are read at all
 // (chat and anthropic are).
 func carriersOn(mode string, body []byte, id string) ([]string, bool) {
 	msgs := gjson.GetBytes(body, "messages").Array()
@@ -62,11 +63,7 @@ func carriersOn(mode string, body []byte, id string) ([]string, bool) {
 			for _, b := range m.Get("content").Array() {
 				switch t := b.Get("type").String(); t {
 				case "thinking":
-					if b.Get("signature").String() != "" {
-						out = append(out, "thinking (signed)")
-					} else {
-						out = append(out, "thinking")
-					}
+					out = append(out, thinkingLabel(b))
 				case "redacted_thinking":
 					out = append(out, t)
 				}
@@ -76,6 +73,22 @@ func carriersOn(mode string, body []byte, id string) ([]string, bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// thinkingLabel names an Anthropic thinking block as sent: signed, its
+// signature dropped or blank, or a blank unsigned pad (shown with its
+// value, as the chat pad is).
+func thinkingLabel(b gjson.Result) string {
+	sig := b.Get("signature")
+	switch {
+	case sig.Type == gjson.String && sig.Str != "":
+		return "thinking (signed)"
+	case sig.Exists():
+		return "thinking (signature " + sig.Raw + ")"
+	case strings.TrimSpace(b.Get("thinking").String()) == "":
+		return fmt.Sprintf("thinking %q", b.Get("thinking").String())
+	}
+	return "thinking (unsigned)"
 }
 
 // holdsCall reports whether a list has an element whose key is id.
