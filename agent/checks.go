@@ -101,17 +101,27 @@ func holdsCall(list gjson.Result, key, id string) bool {
 	return false
 }
 
-// checkCarriers holds an accepted chat tool-result request to what the
-// provider reads: when the tool-call answer carried a carrier the
+// anthropicCarriers are the Anthropic content blocks that carry reasoning
+// on an assistant turn.
+var anthropicCarriers = []string{"thinking", "redacted_thinking"}
+
+// checkCarriers holds an accepted chat or Anthropic tool-result request
+// to what the provider reads: when the tool-call answer carried a carrier the
 // provider feeds back to the model, the agent must send one back, or the
 // model reasons again from scratch (the seed's quality cliff; an
 // undeclared advisory fails, as in `run`).
 func checkCarriers(j *judgement) verdict {
-	if j.target.Route.APIMode != "chat" {
+	var blocks []string
+	switch j.target.Route.APIMode {
+	case "chat":
+		blocks = chatCarriers
+	case "anthropic":
+		blocks = anthropicCarriers
+	default:
 		return verdict{}
 	}
 	var want []string
-	for _, c := range chatCarriers {
+	for _, c := range blocks {
 		if slices.Contains(j.profile.Reads, c) && slices.Contains(j.profile.Emits.Fields, c) {
 			want = append(want, c)
 		}
@@ -120,9 +130,19 @@ func checkCarriers(j *judgement) verdict {
 		return verdict{}
 	}
 	first := j.judged[0]
-	sent, _ := carriersOn("chat", first.Body, j.call.ToolCall)
+	sent, _ := carriersOn(string(j.target.Route.APIMode), first.Body, j.call.ToolCall)
 	for _, s := range sent {
-		if slices.Contains(want, s) {
+		// An Anthropic block is named with its signature ("thinking
+		// (signed)"), and redacted thinking is thinking; a blank pad
+		// (`thinking " "`, `reasoning_content " "`) carries none.
+		k, how, _ := strings.Cut(s, " ")
+		if how != "" && !strings.HasPrefix(how, "(") {
+			continue
+		}
+		if k == "redacted_thinking" {
+			k = "thinking"
+		}
+		if slices.Contains(want, k) {
 			return verdict{}
 		}
 	}
