@@ -111,3 +111,20 @@ func TestAgentAnthropicExampleIntercept(t *testing.T) {
 		t.Errorf("--intercept: %d cells judged, exit %d; stderr:\n%s", judged, r.code, r.stderr)
 	}
 }
+
+// TestAgentAnthropicREADMECommand runs the README's Anthropic-SDK command
+// as the README writes it (the agent reads ANTHROPIC_BASE_URL and
+// ANTHROPIC_API_KEY from the run): every judged cell passes.
+func TestAgentAnthropicREADMECommand(t *testing.T) {
+	requireAnthropicExample(t)
+	const line = "replaycheck agent --target anthropic --target deepseek-anthropic -- node examples/agents/anthropic/agent.mjs --model {model}\n"
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), line) {
+		t.Fatalf("README.md no longer holds the Anthropic-SDK command this test runs:\n%s", line)
+	}
+	cells, r := agentRowWith(t, "anthropic,deepseek-anthropic", nil, "node", "../../examples/agents/anthropic/agent.mjs", "--model", "{model}")
+	checkRow(t, rowCase{mode: "README", minJudged: 4, reason: "the README's Anthropic-SDK command"}, cells, r)
+}
