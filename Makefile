@@ -9,10 +9,12 @@ export PATH := $(PATH):/usr/local/go/bin
 test:
 	$(GO) test ./...
 
-# Install the example agents' pinned packages: the Node agent's openai SDK,
-# from its committed lockfile (npm ci). The Go and Python agents need none.
+# Install the example agents' pinned packages, each from its committed
+# lockfile (npm ci): the Node agent's openai SDK and undici, the Anthropic
+# agent's @anthropic-ai/sdk. The Go and Python agents need none.
 agents:
 	npm ci --prefix examples/agents/node --no-audit --no-fund --loglevel=error
+	npm ci --prefix examples/agents/anthropic --no-audit --no-fund --loglevel=error
 
 # Install the real agent CLIs judged by replaycheck agent, each version from
 # its own committed lockfile: pi and qwen-code, each before and after its

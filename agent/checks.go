@@ -21,7 +21,8 @@ var chatCarriers = []string{"reasoning_content", "reasoning", "reasoning_details
 
 // carriersOn lists the reasoning the assistant turn holding tool call id
 // carries in a request body ("reasoning_content \" \"" for the pad, with
-// its value when blank), and whether the dialect's turns are read at all
+// its value when blank; an Anthropic thinking block by its signature,
+// thinkingLabel), and whether the dialect's turns are read at all
 // (chat and anthropic are).
 func carriersOn(mode string, body []byte, id string) ([]string, bool) {
 	msgs := gjson.GetBytes(body, "messages").Array()
@@ -62,11 +63,7 @@ func carriersOn(mode string, body []byte, id string) ([]string, bool) {
 			for _, b := range m.Get("content").Array() {
 				switch t := b.Get("type").String(); t {
 				case "thinking":
-					if b.Get("signature").String() != "" {
-						out = append(out, "thinking (signed)")
-					} else {
-						out = append(out, "thinking")
-					}
+					out = append(out, thinkingLabel(b))
 				case "redacted_thinking":
 					out = append(out, t)
 				}
@@ -76,6 +73,22 @@ func carriersOn(mode string, body []byte, id string) ([]string, bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// thinkingLabel names an Anthropic thinking block as sent: signed, its
+// signature dropped or blank, or a blank unsigned pad (shown with its
+// value, as the chat pad is).
+func thinkingLabel(b gjson.Result) string {
+	sig := b.Get("signature")
+	switch {
+	case sig.Type == gjson.String && sig.Str != "":
+		return "thinking (signed)"
+	case sig.Exists():
+		return "thinking (signature " + sig.Raw + ")"
+	case strings.TrimSpace(b.Get("thinking").String()) == "":
+		return fmt.Sprintf("thinking %q", b.Get("thinking").String())
+	}
+	return "thinking (unsigned)"
 }
 
 // holdsCall reports whether a list has an element whose key is id.
@@ -88,17 +101,27 @@ func holdsCall(list gjson.Result, key, id string) bool {
 	return false
 }
 
-// checkCarriers holds an accepted chat tool-result request to what the
-// provider reads: when the tool-call answer carried a carrier the
+// anthropicCarriers are the Anthropic content blocks that carry reasoning
+// on an assistant turn.
+var anthropicCarriers = []string{"thinking", "redacted_thinking"}
+
+// checkCarriers holds an accepted chat or Anthropic tool-result request
+// to what the provider reads: when the tool-call answer carried a carrier the
 // provider feeds back to the model, the agent must send one back, or the
 // model reasons again from scratch (the seed's quality cliff; an
 // undeclared advisory fails, as in `run`).
 func checkCarriers(j *judgement) verdict {
-	if j.target.Route.APIMode != "chat" {
+	var blocks []string
+	switch j.target.Route.APIMode {
+	case "chat":
+		blocks = chatCarriers
+	case "anthropic":
+		blocks = anthropicCarriers
+	default:
 		return verdict{}
 	}
 	var want []string
-	for _, c := range chatCarriers {
+	for _, c := range blocks {
 		if slices.Contains(j.profile.Reads, c) && slices.Contains(j.profile.Emits.Fields, c) {
 			want = append(want, c)
 		}
@@ -107,9 +130,19 @@ func checkCarriers(j *judgement) verdict {
 		return verdict{}
 	}
 	first := j.judged[0]
-	sent, _ := carriersOn("chat", first.Body, j.call.ToolCall)
+	sent, _ := carriersOn(string(j.target.Route.APIMode), first.Body, j.call.ToolCall)
 	for _, s := range sent {
-		if slices.Contains(want, s) {
+		// An Anthropic block is named with its signature ("thinking
+		// (signed)"), and redacted thinking is thinking; a blank pad
+		// (`thinking " "`, `reasoning_content " "`) carries none.
+		k, how, _ := strings.Cut(s, " ")
+		if how != "" && !strings.HasPrefix(how, "(") {
+			continue
+		}
+		if k == "redacted_thinking" {
+			k = "thinking"
+		}
+		if slices.Contains(want, k) {
 			return verdict{}
 		}
 	}

@@ -86,9 +86,12 @@ func Environment(parent []string, home string, b Base, extra []string) []string 
 	set("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
 	set("NO_COLOR", "1")
 	root := strings.TrimSuffix(b.URL, "/")
-	// Anthropic's and Google's SDKs append their own /v1 or /v1beta: they
-	// take the origin.
+	// Google's SDKs append their own /v1beta: they take the origin.
+	// Anthropic's append /v1/messages to a base URL that keeps the
+	// endpoint's path (https://api.deepseek.com/anthropic): they take the
+	// root without a trailing /v1.
 	origin := originOf(root)
+	anthropicBase := strings.TrimSuffix(root, "/v1")
 	for _, kv := range [][2]string{
 		{"REPLAYCHECK_BASE_URL", root},
 		{"REPLAYCHECK_MODEL", b.Model},
@@ -101,7 +104,7 @@ func Environment(parent []string, home string, b Base, extra []string) []string 
 		{"OPENAI_MODEL", b.Model},
 		{"DEEPSEEK_BASE_URL", root},
 		{"DEEPSEEK_API_KEY", FakeKey},
-		{"ANTHROPIC_BASE_URL", origin},
+		{"ANTHROPIC_BASE_URL", anthropicBase},
 		{"ANTHROPIC_API_KEY", FakeKey},
 		{"ANTHROPIC_MODEL", b.Model},
 		{"GOOGLE_GEMINI_BASE_URL", origin},
