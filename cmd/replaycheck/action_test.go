@@ -121,19 +121,17 @@ func TestActionInAConsumerRepository(t *testing.T) {
 		}
 	})
 	t.Run("an agent's connector is held to its baseline", func(t *testing.T) {
+		// The passing baseline is TestGateOverAnEngine's: here, the step's
+		// wiring of a baseline that no longer holds.
 		eng, expect := pythonExample(t)
 		same := func(s string) string { return s }
-		r := pr(t, same, map[string]string{"engine": eng, "baseline": expect, "lint": "false"})
-		if r.code != exitOK || !strings.Contains(r.out, "gate: no cell got worse") || !strings.Contains(r.output, "regressions=0\n") {
-			t.Errorf("exit %d, want 0:\n%s", r.code, r.out)
-		}
 		b, _ := os.ReadFile(expect)
 		fewer := filepath.Join(t.TempDir(), "fewer.yaml")
 		text := strings.Replace(string(b), "  - target: sambanova\n    scenario: fallback\n", "  - target: hunyuan\n    scenario: carriers\n", 1)
 		if err := os.WriteFile(fewer, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r = pr(t, same, map[string]string{"engine": eng, "baseline": fewer, "lint": "false"})
+		r := pr(t, same, map[string]string{"engine": eng, "baseline": fewer, "lint": "false"})
 		if r.code != exitFailures || !strings.Contains(r.out, "REGRESSION  sambanova/fallback: fail") || !strings.Contains(r.output, "regressions=2\n") ||
 			!strings.Contains(r.summary, "REGRESSION  hunyuan/carriers") {
 			t.Errorf("exit %d, want 1 with 2 regressions in the output and the summary:\n%s\n%s", r.code, r.out, r.output)
