@@ -201,14 +201,17 @@ func (j *judgement) ruleField(id string) string {
 }
 
 // ended says how the agent's run ended.
-func (j *judgement) ended() string {
+func (j *judgement) ended() string { return j.run.ended(j.timeout) }
+
+// ended says how the run ended, timeout being the run's bound.
+func (r run) ended(timeout time.Duration) string {
 	switch {
-	case j.run.TimedOut:
-		return fmt.Sprintf("hung past --timeout %s and was stopped", j.timeout)
-	case j.run.Err != nil:
-		return fmt.Sprintf("failed: %v", j.run.Err)
-	case j.run.ExitCode != 0:
-		return fmt.Sprintf("exited with status %d", j.run.ExitCode)
+	case r.TimedOut:
+		return fmt.Sprintf("hung past --timeout %s and was stopped", timeout)
+	case r.Err != nil:
+		return fmt.Sprintf("failed: %v", r.Err)
+	case r.ExitCode != 0:
+		return fmt.Sprintf("exited with status %d", r.ExitCode)
 	}
 	return "exited 0"
 }

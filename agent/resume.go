@@ -77,7 +77,7 @@ func (j *judgement) continued(step, what string) (Exchange, *Exchange, verdict) 
 		}
 		return live, first, verdict{}
 	}
-	return live, nil, errorf(step, "the %s command sent no request to the simulator: it %s", step, runEnded(*j.resumed, j))
+	return live, nil, errorf(step, "the %s command sent no request to the simulator: it %s", step, j.resumed.ended(j.timeout))
 }
 
 // compaction judges the compaction column: the agent's compact command
@@ -129,13 +129,6 @@ func sameValue(a, b string) bool {
 		return a == b
 	}
 	return reflect.DeepEqual(x, y)
-}
-
-// runEnded says how a run other than the judged one ended.
-func runEnded(r run, j *judgement) string {
-	k := *j
-	k.run = r
-	return k.ended()
 }
 
 // differing names the members of two objects that differ, each with its

@@ -3,7 +3,6 @@ package scenario
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	"github.com/replaycheck/replaycheck/engine"
 	"github.com/replaycheck/replaycheck/providers"
@@ -49,29 +48,16 @@ func (c *Conv) adviseIfChatRead(ctx context.Context) error {
 		return err
 	}
 	d.Carriers, d.Pad = read, d.Pad && read.Has(engine.ReasoningContent)
-	v := &Conv{
-		Target: c.Target, Dialect: c.Dialect, Profile: c.Profile, variant: true,
-		Impl:    Reference{Table: c.Table, Decider: Fixed(d)},
-		Client:  c.Client,
-		Session: &engine.Session{ID: c.Session.ID + "-read"},
-	}
-	if c.Replaying() {
-		v.Client = &http.Client{Transport: recordedOnly{c.Replay}}
-	}
-	err = compactionRun(ctx, v)
-	if !c.Replaying() {
+	note, stated, err := c.compactionVariant(ctx, Reference{Table: c.Table, Decider: Fixed(d)}, "-read")
+	switch {
+	case !c.Replaying():
 		if err != nil && isTransportError(err) {
 			return err
 		}
-		return nil
-	}
-	if err != nil {
+	case err != nil:
 		return fmt.Errorf("the answer after compaction: whether the provider reads what the route lost cannot be judged: the route sending what the provider reads (%s) got no answer from the cassette (%v): %w", read, err, harness.ErrNoMatch)
-	}
-	for _, n := range v.notes {
-		if note, ok := statesKept(n); ok {
-			c.Advise("after compaction the answer states no kept turn's conclusion; the provider is recorded reading %s: when the route sends it, %s", read, note)
-		}
+	case stated:
+		c.Advise("after compaction the answer states no kept turn's conclusion; the provider is recorded reading %s: when the route sends it, %s", read, note)
 	}
 	return nil
 }

@@ -65,22 +65,35 @@ func (c *Conv) adviseIfPriorRead(ctx context.Context) error {
 // variant's session from the cell's.
 func (c *Conv) readWhenReplayed(ctx context.Context, contracts []engine.ReasoningReplay, table func(engine.ReasoningReplay) *engine.Table, suffix string) (engine.ReasoningReplay, string, bool) {
 	for _, r := range contracts {
-		v := &Conv{
-			Target: c.Target, Dialect: c.Dialect, Profile: c.Profile,
-			Impl:    Reference{Table: table(r)},
-			Client:  &http.Client{Transport: recordedOnly{c.Replay}},
-			Session: &engine.Session{ID: c.Session.ID + suffix},
-		}
-		if err := compactionRun(ctx, v); err != nil {
-			continue
-		}
-		for _, n := range v.notes {
-			if note, ok := statesKept(n); ok {
-				return r, note, true
-			}
+		if note, ok, err := c.compactionVariant(ctx, Reference{Table: table(r)}, suffix); err == nil && ok {
+			return r, note, true
 		}
 	}
 	return "", "", false
+}
+
+// compactionVariant runs compaction's script again through impl (a
+// variant of the route), on recorded answers only while replaying (no
+// miss counted) and through the recording otherwise, asking for no
+// advice; it returns the note of an answer that states every kept turn's
+// conclusion. suffix tells the variant's session from the cell's.
+func (c *Conv) compactionVariant(ctx context.Context, impl Implementation, suffix string) (note string, stated bool, err error) {
+	v := &Conv{
+		Target: c.Target, Dialect: c.Dialect, Profile: c.Profile, variant: true,
+		Impl: impl, Client: c.Client, Session: &engine.Session{ID: c.Session.ID + suffix},
+	}
+	if c.Replaying() {
+		v.Client = &http.Client{Transport: recordedOnly{c.Replay}}
+	}
+	if err := compactionRun(ctx, v); err != nil {
+		return "", false, err
+	}
+	for _, n := range v.notes {
+		if note, ok := statesKept(n); ok {
+			return note, true, nil
+		}
+	}
+	return "", false, nil
 }
 
 // keptStated opens the compaction note of an answer that states every
