@@ -97,19 +97,7 @@ func TestAgentAnthropicExampleIntercept(t *testing.T) {
 		t.Fatal(err)
 	}
 	routed, r := agentRowWith(t, targets, []string{"--intercept", "--env", "NODE_OPTIONS=--import=" + preload}, cmd...)
-	judged := 0
-	for id, c := range routed {
-		if c.Status == report.StatusNA {
-			continue
-		}
-		judged++
-		if c.Status != report.StatusPass {
-			t.Errorf("--intercept: %s is %s, want pass: %s", id, c.Status, c.Detail)
-		}
-	}
-	if judged < 4 || r.code != 0 {
-		t.Errorf("--intercept: %d cells judged, exit %d; stderr:\n%s", judged, r.code, r.stderr)
-	}
+	allJudgedPass(t, "--intercept", routed, r, 4)
 }
 
 // TestAgentAnthropicREADMECommand runs the README's Anthropic-SDK command

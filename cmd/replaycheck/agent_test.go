@@ -290,19 +290,7 @@ func checkIntercept(t *testing.T, flags []string, command ...string) {
 		}
 	}
 	routed, r := agentRowWith(t, hostRouted, append([]string{"--intercept"}, flags...), command...)
-	judged := 0
-	for id, c := range routed {
-		if c.Status == report.StatusNA {
-			continue
-		}
-		judged++
-		if c.Status != report.StatusPass {
-			t.Errorf("--intercept: %s is %s, want pass: %s", id, c.Status, c.Detail)
-		}
-	}
-	if judged < 5 || r.code != 0 {
-		t.Errorf("--intercept: %d cells judged, exit %d; stderr:\n%s", judged, r.code, r.stderr)
-	}
+	allJudgedPass(t, "--intercept", routed, r, 5)
 }
 
 func TestAgentGoExampleIntercept(t *testing.T) {
@@ -323,5 +311,24 @@ func TestAgentREADMERow(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "```text\n"+r.stdout+"```") {
 		t.Errorf("README.md's failing row is not what replaycheck agent prints now:\n%s", r.stdout)
+	}
+}
+
+// allJudgedPass wants every judged cell of a run passed, at least atLeast
+// of them, and the run's exit 0.
+func allJudgedPass(t *testing.T, what string, cells map[string]report.Cell, r result, atLeast int) {
+	t.Helper()
+	judged := 0
+	for id, c := range cells {
+		if c.Status == report.StatusNA {
+			continue
+		}
+		judged++
+		if c.Status != report.StatusPass {
+			t.Errorf("%s: %s is %s, want pass: %s", what, id, c.Status, c.Detail)
+		}
+	}
+	if judged < atLeast || r.code != 0 {
+		t.Errorf("%s: %d cells judged, exit %d; stderr:\n%s", what, judged, r.code, r.stderr)
 	}
 }
